@@ -1,0 +1,46 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip -q --disable-pip-version-check
+PYTHON3 ?= python3
+
+.PHONY: run test lint format bench install test-install clean
+
+$(VENV)/.installed: pyproject.toml requirements/data.txt
+	test -x $(PY) || $(PYTHON3) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+	$(PIP) install -e '.[export]'
+	$(PIP) install --no-deps -r requirements/data.txt
+	touch $@
+
+$(VENV)/.test-installed: $(VENV)/.installed requirements/test.txt
+	$(PIP) install -e '.[test]'
+	$(PIP) install -r requirements/test.txt
+	./scripts/install-system-deps.sh
+	touch $@
+
+install: $(VENV)/.installed
+test-install: $(VENV)/.test-installed
+
+# Prepares the embedded default model once (offline), then runs the main job on the bundled example.
+run: install
+	$(VENV)/bin/fantasma setup
+	$(VENV)/bin/fantasma demo examples/forum_post.txt
+
+test: test-install
+	$(PY) -m pytest -q -ra
+
+lint: test-install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+format: test-install
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+bench: test-install
+	for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) build *.egg-info

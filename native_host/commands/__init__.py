@@ -1,0 +1,1 @@
+"""One module per `fantasma` sub-command; each defines `register(subparsers)`."""
