@@ -10,3 +10,11 @@ def isolated_home(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("fantasma_home")
     monkeypatch.setenv("FANTASMA_HOME", str(home))
     return home
+
+
+@pytest.fixture(scope="session")
+def embedder_model_dir(tmp_path_factory):
+    """all-MiniLM-L6-v2 exported once per test session (rewrite engineer; meaning guard)."""
+    from export.bert import export_default_embedder
+
+    return export_default_embedder(tmp_path_factory.mktemp("embedder") / "all-minilm-l6-v2").parent
