@@ -1,0 +1,99 @@
+"""Reading and checking a model dir (docs/model-format.md) before any session is built."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from native_host.engine.errors import ModelDirError
+
+FORMAT_VERSION = 1
+STATE_KINDS = ("key", "value", "conv", "recurrent")
+REQUIRED_KEYS = ("format_version", "architecture", "vocab_size", "eos_token_ids", "io", "state")
+
+
+@dataclass(frozen=True)
+class StateSpec:
+    kind: str  # key | value grow along axis 2; conv | recurrent have a fixed size
+    layer: int
+    input: str
+    output: str
+    shape: tuple[int | str, ...]
+    dtype: str
+
+    @property
+    def grows(self) -> bool:
+        return self.kind in ("key", "value")
+
+    def empty_shape(self, batch: int) -> tuple[int, ...]:
+        """Shape of the initial state: zero past length for caches, the full fixed size otherwise."""
+        dims: list[int] = []
+        for dim in self.shape:
+            if dim == "batch":
+                dims.append(batch)
+            elif dim == "past_sequence_length":
+                dims.append(0)
+            elif isinstance(dim, int):
+                dims.append(dim)
+            else:
+                raise ModelDirError(
+                    f"fantasma_model.json: state {self.input} has unknown symbolic dim {dim!r}"
+                )
+        return tuple(dims)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelDirError(f"{path}: missing") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ModelDirError(f"{path}: not valid JSON ({exc}); re-export the model dir") from exc
+    if not isinstance(data, dict):
+        raise ModelDirError(f"{path}: expected a JSON object")
+    return data
+
+
+def read_config(model_dir: Path) -> tuple[dict[str, Any], list[StateSpec]]:
+    """The parsed fantasma_model.json and its state list, or ModelDirError naming what is wrong."""
+    if not model_dir.exists():
+        raise ModelDirError(f"{model_dir}: model dir not found")
+    if not model_dir.is_dir():
+        raise ModelDirError(f"{model_dir}: not a directory")
+    for name in ("fantasma_model.json", "model.onnx", "tokenizer.json"):
+        if not (model_dir / name).is_file():
+            raise ModelDirError(f"{model_dir / name}: missing; the model dir is incomplete, re-export it")
+    path = model_dir / "fantasma_model.json"
+    config = _read_json(path)
+    missing = [key for key in REQUIRED_KEYS if key not in config]
+    if missing:
+        raise ModelDirError(f"{path}: missing key(s) {', '.join(missing)}")
+    if config["format_version"] != FORMAT_VERSION:
+        raise ModelDirError(
+            f"{path}: format_version {config['format_version']!r} is not supported "
+            f"(this engine reads version {FORMAT_VERSION}); re-export the model with this release"
+        )
+    try:
+        states = [
+            StateSpec(
+                kind=s["kind"],
+                layer=int(s["layer"]),
+                input=s["input"],
+                output=s["output"],
+                shape=tuple(s["shape"]),
+                dtype=s.get("dtype", "float32"),
+            )
+            for s in config["state"]
+        ]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelDirError(f"{path}: malformed 'state' entry ({exc!r})") from exc
+    for spec in states:
+        if spec.kind not in STATE_KINDS:
+            raise ModelDirError(f"{path}: state {spec.input} has unknown kind {spec.kind!r}")
+        if spec.grows and (len(spec.shape) < 3 or spec.shape[2] != "past_sequence_length"):
+            raise ModelDirError(f"{path}: cache state {spec.input} must grow along axis 2")
+    if not isinstance(config["eos_token_ids"], list) or not config["eos_token_ids"]:
+        raise ModelDirError(f"{path}: eos_token_ids must be a non-empty list")
+    return config, states

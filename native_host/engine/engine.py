@@ -1,0 +1,411 @@
+"""The generation engine: a model dir in, tokens and text out.
+
+    engine = Engine.load(model_dir)
+    ids = engine.encode(engine.render_chat([{"role": "user", "content": "Hi"}]))
+    result = engine.generate(ids, GenerationOptions(max_new_tokens=64))
+
+Per request: prefill (from cached prefix states when the prompt starts with a warmed prefix), then a
+decode loop that feeds one token — or, with speculation, one token plus a prompt-lookup draft — per
+forward pass. States live in onnxruntime (see runner.py); only logits come back to numpy.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tokenizers import Tokenizer
+
+from native_host.engine.config import StateSpec, read_config
+from native_host.engine.drafting import propose_draft
+from native_host.engine.errors import EngineError, ModelDirError
+from native_host.engine.options import FinishReason, GenerationOptions, GenerationResult
+from native_host.engine.runner import Runner, States, create_session
+from native_host.engine.sampling import Sampler
+from native_host.engine.text import ChatTemplate, IncrementalDetokenizer
+
+TokenCallback = Callable[[int, str], None]
+MAX_CACHED_PREFIXES = 4
+
+
+class _Stream:
+    """One output sequence: detokenizes, finds eos / stop strings / the length limit, streams text.
+
+    Text that could be the start of a stop string is held back, so a caller streaming `on_token` pieces
+    never shows a stop string; the concatenated pieces equal the final text.
+    """
+
+    def __init__(
+        self,
+        tokenizer: Tokenizer,
+        options: GenerationOptions,
+        eos_ids: frozenset[int],
+        on_token: TokenCallback | None,
+    ) -> None:
+        self.options = options
+        self.eos_ids = eos_ids
+        self.on_token = on_token
+        self.detok = IncrementalDetokenizer(tokenizer)
+        self.token_ids: list[int] = []
+        self.text = ""
+        self.streamed = 0  # characters of text already passed to on_token
+        self.finish_reason: FinishReason | None = None
+
+    def add(self, token_id: int) -> bool:
+        """Record one generated token; True when the sequence has finished."""
+        self.token_ids.append(token_id)
+        if token_id in self.eos_ids:
+            self.detok.flush()
+            self.finish_reason = "eos"
+        else:
+            self.detok.add(token_id)
+            if len(self.token_ids) >= self.options.max_new_tokens:
+                self.detok.flush()
+                self.finish_reason = "length"
+        self.text = self.detok.text
+        stop_at = self._find_stop()
+        if stop_at is not None:
+            self.text = self.text[:stop_at]
+            self.finish_reason = "stop"
+        # while running, hold back what could still become a stop string
+        end = len(self.text) - self._held_back() if self.finish_reason is None else len(self.text)
+        piece = self.text[self.streamed : end]
+        self.streamed = max(self.streamed, end)
+        if self.on_token is not None:
+            self.on_token(token_id, piece)
+        return self.finish_reason is not None
+
+    def _find_stop(self) -> int | None:
+        found = [i for s in self.options.stop_strings if (i := self.text.find(s)) >= 0]
+        return min(found) if found else None
+
+    def _held_back(self) -> int:
+        """Length of the longest text suffix that is a proper prefix of some stop string."""
+        longest = 0
+        for stop in self.options.stop_strings:
+            for n in range(min(len(stop) - 1, len(self.text)), longest, -1):
+                if self.text.endswith(stop[:n]):
+                    longest = n
+                    break
+        return longest
+
+    def result(self, prompt_tokens: int, timings: dict[str, Any]) -> GenerationResult:
+        return GenerationResult(
+            token_ids=list(self.token_ids),
+            text=self.text,
+            finish_reason=self.finish_reason or "length",
+            prompt_tokens=prompt_tokens,
+            timings=timings,
+        )
+
+
+@dataclass
+class _Stats:
+    started: float = field(default_factory=time.perf_counter)
+    prefill_s: float = 0.0
+    first_token_s: float = 0.0
+    forward_passes: int = 0
+    draft_proposed: int = 0
+    draft_accepted: int = 0
+    verify_passes: int = 0
+    reused_prefix_tokens: int = 0
+
+    def timings(self, generated: int) -> dict[str, Any]:
+        total = time.perf_counter() - self.started
+        decode_s = max(total - self.prefill_s, 1e-9)
+        return {
+            "prefill_s": round(self.prefill_s, 6),
+            "first_token_s": round(self.first_token_s, 6),
+            "decode_s": round(decode_s, 6),
+            "total_s": round(total, 6),
+            # generated tokens after the first, per second of decoding
+            "decode_tokens_per_s": round(max(generated - 1, 0) / decode_s, 3),
+            "forward_passes": self.forward_passes,
+            "draft_proposed": self.draft_proposed,
+            "draft_accepted": self.draft_accepted,
+            "mean_accepted_draft": round(self.draft_accepted / self.verify_passes, 3)
+            if self.verify_passes
+            else 0.0,
+            "reused_prefix_tokens": self.reused_prefix_tokens,
+        }
+
+
+class Engine:
+    def __init__(
+        self,
+        model_dir: Path,
+        config: dict[str, Any],
+        states: list[StateSpec],
+        runner: Runner,
+        tokenizer: Tokenizer,
+    ) -> None:
+        self.model_dir = model_dir
+        self.config = config
+        self.state_specs = states
+        self.runner = runner
+        self.tokenizer = tokenizer
+        self.eos_token_ids = frozenset(int(i) for i in config["eos_token_ids"])
+        self.pad_token_id = int(config.get("pad_token_id") or min(self.eos_token_ids))
+        self.context_length = int(config.get("context_length") or 2048)
+        bos_id = config.get("bos_token_id")
+        self.bos_token_id = int(bos_id) if bos_id is not None else None
+        self._chat_template: ChatTemplate | None = None
+        self._prefixes: dict[tuple[int, ...], States] = {}
+        self._lock = threading.Lock()  # one generation at a time per session
+
+    # loading ---------------------------------------------------------------------------------
+    @classmethod
+    def load(cls, model_dir: Path, *, threads: int | None = None) -> Engine:
+        model_dir = Path(model_dir)
+        config, states = read_config(model_dir)
+        try:
+            tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        except Exception as exc:  # tokenizers raises a bare Exception for bad JSON
+            raise ModelDirError(f"{model_dir / 'tokenizer.json'}: cannot be loaded ({exc})") from exc
+        session = create_session(model_dir / "model.onnx", threads)
+        runner = Runner(session, config, states)
+        return cls(model_dir, config, states, runner, tokenizer)
+
+    # text ------------------------------------------------------------------------------------
+    def _token_text(self, token_id: int | None) -> str:
+        if token_id is None:
+            return ""
+        return self.tokenizer.id_to_token(token_id) or ""
+
+    def render_chat(self, messages: list[dict[str, Any]], add_generation_prompt: bool = True) -> str:
+        if self._chat_template is None:
+            source = self.config.get("chat_template")
+            if not source:
+                raise EngineError(f"{self.model_dir}: the model has no chat template; pass a raw prompt")
+            self._chat_template = ChatTemplate(
+                source, self._token_text(self.bos_token_id), self._token_text(min(self.eos_token_ids))
+            )
+        return self._chat_template.render(messages, add_generation_prompt)
+
+    def encode(self, text: str) -> list[int]:
+        """Token ids of `text`; special tokens written in the text (e.g. <|im_start|>) are recognised."""
+        ids = self.tokenizer.encode(text, add_special_tokens=False).ids
+        if (
+            self.config.get("add_bos_token")
+            and self.bos_token_id is not None
+            and ids[:1] != [self.bos_token_id]
+        ):
+            ids = [self.bos_token_id, *ids]
+        return ids
+
+    def decode(self, ids: list[int]) -> str:
+        return self.tokenizer.decode(list(ids), skip_special_tokens=True)
+
+    # prefix reuse ----------------------------------------------------------------------------
+    def warm_prefix(self, prefix_ids: list[int]) -> None:
+        """Compute and keep the states after `prefix_ids` (e.g. the fixed instructions of a rewrite prompt).
+
+        Later prompts that start with exactly these tokens skip them in prefill. The cached OrtValues are
+        bound as inputs directly; onnxruntime writes each step's states to fresh outputs, so they are
+        never modified and no copy is needed per request.
+        """
+        key = tuple(int(i) for i in prefix_ids)
+        if not key or key in self._prefixes:
+            return
+        with self._lock:
+            _, states = self.runner.forward(np.array([key]), self.runner.empty_states(1), keep=1)
+            if len(self._prefixes) >= MAX_CACHED_PREFIXES:
+                self._prefixes.pop(next(iter(self._prefixes)))
+            self._prefixes[key] = states
+
+    def clear_prefixes(self) -> None:
+        self._prefixes.clear()
+
+    def _prefill(
+        self, prompt: list[int], options: GenerationOptions, stats: _Stats
+    ) -> tuple[np.ndarray, States]:
+        """Logits [vocab] at the last prompt position and the states after the prompt."""
+        states = self.runner.empty_states(1)
+        start = 0
+        if options.reuse_prefix:
+            for key, cached in self._prefixes.items():
+                # at least one prompt token must remain: its logits choose the first new token
+                if len(key) < len(prompt) and len(key) > start and tuple(prompt[: len(key)]) == key:
+                    states, start = cached, len(key)
+        stats.reused_prefix_tokens = start
+        logits, states = self.runner.forward(np.array([prompt[start:]]), states, keep=1)
+        stats.forward_passes += 1
+        stats.prefill_s = time.perf_counter() - stats.started
+        return logits[0, -1], states
+
+    def _check_prompt(self, prompt_ids: list[int]) -> list[int]:
+        prompt = [int(i) for i in prompt_ids]
+        if not prompt:
+            raise EngineError("the prompt is empty")
+        vocab = int(self.config["vocab_size"])
+        bad = [i for i in prompt if not 0 <= i < vocab]
+        if bad:
+            raise EngineError(f"token id {bad[0]} is out of range (vocabulary size {vocab})")
+        if len(prompt) >= self.context_length:
+            raise EngineError(
+                f"the prompt has {len(prompt)} tokens; the model's context is {self.context_length} tokens"
+            )
+        return prompt
+
+    # generation ------------------------------------------------------------------------------
+    def generate(
+        self,
+        prompt_ids: list[int],
+        options: GenerationOptions | None = None,
+        on_token: TokenCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> GenerationResult:
+        options = options or GenerationOptions()
+        prompt = self._check_prompt(prompt_ids)
+        stats = _Stats()
+        stream = _Stream(self.tokenizer, options, self.eos_token_ids, on_token)
+        if options.max_new_tokens == 0:
+            return stream.result(len(prompt), stats.timings(0))
+        sampler = Sampler(options)
+        with self._lock:
+            last_logits, states = self._prefill(prompt, options, stats)
+            pending = sampler.choose(last_logits)
+            stats.first_token_s = time.perf_counter() - stats.started
+            context = np.array(prompt + [0] * options.max_new_tokens, dtype=np.int64)
+            used = len(prompt)  # context[:used] = prompt + generated so far
+            while True:
+                # `pending` is chosen but not yet in the caches
+                context[used] = pending
+                used += 1
+                if stream.add(pending):
+                    break
+                if cancel is not None and cancel.is_set():
+                    stream.finish_reason = "cancelled"
+                    break
+                room = self.context_length - states.length - 1  # tokens that fit after `pending`
+                if room < 0:
+                    stream.finish_reason = "length"
+                    break
+                draft: list[int] = []
+                if options.speculative:
+                    budget = min(
+                        options.draft_tokens, options.max_new_tokens - len(stream.token_ids) - 1, room
+                    )
+                    draft = propose_draft(context[:used], options.draft_ngram, budget)
+                if not draft:
+                    logits, states = self.runner.forward(np.array([[pending]]), states, keep=1)
+                    stats.forward_passes += 1
+                    pending = sampler.choose(logits[0, -1])
+                    continue
+                pending, states, accepted = self._verify(pending, draft, states, sampler, stats)
+                finished = False
+                for token in accepted:
+                    context[used] = token
+                    used += 1
+                    if stream.add(token):
+                        finished = True
+                        break
+                if finished:
+                    break
+        return stream.result(len(prompt), stats.timings(len(stream.token_ids)))
+
+    def _verify(
+        self, pending: int, draft: list[int], states: States, sampler: Sampler, stats: _Stats
+    ) -> tuple[int, States, list[int]]:
+        """One forward pass over [pending, *draft]; returns (next pending token, states, accepted draft).
+
+        The returned states cover everything before the next pending token: the old states plus
+        `pending` and the accepted draft tokens. Caches roll back by slicing axis 2; fixed-size
+        (conv/recurrent) states cannot, so for hybrid models the accepted tokens are re-run from the
+        pre-verification states (kept alive for free: onnxruntime never writes its inputs).
+        """
+        tokens = [pending, *draft]
+        logits, verified = self.runner.forward(np.array([tokens]), states, keep=len(tokens))
+        stats.forward_passes += 1
+        stats.verify_passes += 1
+        stats.draft_proposed += len(draft)
+        accepted: list[int] = []
+        next_token = -1
+        for j, token in enumerate(draft):
+            ok, chosen = sampler.accept_draft(logits[0, j], token)
+            if not ok:
+                next_token = chosen
+                break
+            accepted.append(token)
+        else:
+            next_token = sampler.choose(logits[0, len(draft)])
+        stats.draft_accepted += len(accepted)
+        if len(accepted) == len(draft):
+            return next_token, verified, accepted
+        keep_length = states.length + 1 + len(accepted)
+        if not self.runner.has_fixed_states:
+            return next_token, self.runner.truncate(verified, keep_length), accepted
+        _, rerun = self.runner.forward(np.array([[pending, *accepted]]), states, keep=1)
+        stats.forward_passes += 1
+        return next_token, rerun, accepted
+
+    def generate_batch(
+        self,
+        prompt_ids: list[int],
+        options_list: list[GenerationOptions],
+        *,
+        on_token: Callable[[int, int, str], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> list[GenerationResult]:
+        """N candidates for one prompt, decoded as one batch so each weight read serves all N.
+
+        The prompt is prefilled once (batch 1, prefix reuse applies), its states are repeated to N rows,
+        then every step feeds one token per row. Rows that finished keep feeding the pad token until all
+        are done (their outputs are ignored). Speculation is not used in batches.
+        `on_token(candidate_index, token_id, piece)` streams every row.
+        """
+        if not options_list:
+            return []
+        prompt = self._check_prompt(prompt_ids)
+        n_rows = len(options_list)
+        stats = _Stats()
+        streams = [
+            _Stream(
+                self.tokenizer,
+                options,
+                self.eos_token_ids,
+                (lambda t, p, row=row: on_token(row, t, p)) if on_token else None,
+            )
+            for row, options in enumerate(options_list)
+        ]
+        samplers = [Sampler(options) for options in options_list]
+        done = [options.max_new_tokens == 0 for options in options_list]
+        if all(done):
+            return [s.result(len(prompt), stats.timings(0)) for s in streams]
+        with self._lock:
+            # prefix reuse only needs the flag of the first candidate: all share one prompt
+            last_logits, states = self._prefill(prompt, options_list[0], stats)
+            pending = [samplers[row].choose(last_logits) for row in range(n_rows)]
+            stats.first_token_s = time.perf_counter() - stats.started
+            states = self.runner.expand(states, n_rows)
+            while True:
+                for row in range(n_rows):
+                    if not done[row] and streams[row].add(pending[row]):
+                        done[row] = True
+                if all(done):
+                    break
+                if cancel is not None and cancel.is_set():
+                    for row in range(n_rows):
+                        if not done[row]:
+                            streams[row].finish_reason = "cancelled"
+                    break
+                if states.length + 1 > self.context_length:
+                    for row in range(n_rows):
+                        if not done[row]:
+                            streams[row].finish_reason = "length"
+                    break
+                feed = np.array([[self.pad_token_id if done[r] else pending[r]] for r in range(n_rows)])
+                logits, states = self.runner.forward(feed, states, keep=1)
+                stats.forward_passes += 1
+                pending = [
+                    samplers[r].choose(logits[r, -1]) if not done[r] else self.pad_token_id
+                    for r in range(n_rows)
+                ]
+        generated = sum(len(s.token_ids) for s in streams)
+        timings = stats.timings(generated)
+        return [s.result(len(prompt), dict(timings)) for s in streams]

@@ -1,0 +1,60 @@
+"""What a caller asks for (GenerationOptions) and what it gets back (GenerationResult)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+FinishReason = Literal["eos", "stop", "length", "cancelled"]
+
+
+@dataclass(frozen=True)
+class GenerationOptions:
+    max_new_tokens: int = 256
+    greedy: bool = True
+    temperature: float = 0.8
+    top_p: float = 0.95
+    top_k: int = 50  # 0 = no top-k cut
+    seed: int | None = None
+    stop_strings: tuple[str, ...] = ()
+    # Speed features (issue 7). Each can be switched off for comparison and for tests; with greedy
+    # decoding none of them changes the tokens.
+    speculative: bool = True  # prompt-lookup drafts verified in one forward pass
+    draft_tokens: int = 8  # most tokens drafted per verification pass
+    draft_ngram: int = 3  # longest n-gram matched against the context (falls back to shorter ones)
+    reuse_prefix: bool = True  # start from states cached by Engine.warm_prefix when the prompt starts with it
+
+    def __post_init__(self) -> None:
+        if self.max_new_tokens < 0:
+            raise ValueError("max_new_tokens must be >= 0")
+        if not self.greedy:
+            if self.temperature <= 0:
+                raise ValueError("temperature must be > 0 when sampling (use greedy=True instead)")
+            if not 0 < self.top_p <= 1:
+                raise ValueError("top_p must be in (0, 1]")
+            if self.top_k < 0:
+                raise ValueError("top_k must be >= 0")
+        if self.draft_tokens < 1 or self.draft_ngram < 1:
+            raise ValueError("draft_tokens and draft_ngram must be >= 1")
+        if isinstance(self.stop_strings, str):
+            raise ValueError("stop_strings must be a tuple of strings, not one string")
+        if any(not s for s in self.stop_strings):
+            raise ValueError("stop_strings must not contain an empty string")
+
+
+@dataclass
+class GenerationResult:
+    token_ids: list[int]  # generated tokens (eos included when it ended the run)
+    text: str  # decoded text, stop string trimmed
+    finish_reason: FinishReason
+    prompt_tokens: int
+    timings: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "token_ids": self.token_ids,
+            "text": self.text,
+            "finish_reason": self.finish_reason,
+            "prompt_tokens": self.prompt_tokens,
+            "timings": self.timings,
+        }

@@ -1,0 +1,200 @@
+"""One forward pass of a model-dir graph, with the states kept inside onnxruntime.
+
+States stay `OrtValue`s from one step to the next: each step binds the previous step's outputs as its
+inputs (IO binding), so caches never round-trip through numpy; only the logits come back. Outputs are
+allocated by onnxruntime on every run and inputs are never written, so an old `States` stays valid after
+it has been fed forward. That is what speculation (keep the pre-verification states), prefix reuse (bind
+the cached prefix states directly, no copy) and batching (expand once) build on.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort
+
+from native_host.engine.config import StateSpec
+from native_host.engine.errors import ModelDirError, RuntimeUnsupportedError
+
+# The ops our exporters emit beyond the standard domain, and the first onnxruntime with CPU kernels for all.
+CONTRIB_OPS_MIN_VERSION = {
+    "MatMulNBits": "1.17",
+    "GroupQueryAttention": "1.17",
+    "SkipSimplifiedLayerNormalization": "1.17",
+    "GatherBlockQuantized": "1.20",
+    "LinearAttention": "1.32",
+    "LinearAttentionGate": "1.32",
+    "CausalConvWithState": "1.32",
+}
+NUMPY_DTYPES = {"float32": np.float32, "float16": np.float16}
+
+
+@dataclass(frozen=True)
+class States:
+    """Every state tensor after `length` tokens, in the order of fantasma_model.json "state"."""
+
+    values: tuple[ort.OrtValue, ...]
+    length: int
+    batch: int
+
+
+def physical_cores() -> int:
+    try:
+        import psutil  # optional: counts physical cores, which is what MatMulNBits scales with
+
+        cores = psutil.cpu_count(logical=False)
+        if cores:
+            return int(cores)
+    except ImportError:
+        pass
+    return max(1, (os.cpu_count() or 2) // 2) if (os.cpu_count() or 1) > 2 else (os.cpu_count() or 1)
+
+
+def session_options(threads: int | None) -> ort.SessionOptions:
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads or physical_cores()
+    opts.inter_op_num_threads = 1
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    opts.log_severity_level = 3  # warnings about unused initializers etc. are noise for the user
+    return opts
+
+
+def check_ops(model_path: Path) -> None:
+    """RuntimeUnsupportedError naming the first op the installed onnxruntime has no CPU kernel for.
+
+    Needs the `onnx` package to read the node list; without it the session-creation error is mapped instead.
+    """
+    try:
+        import onnx
+    except ImportError:
+        return
+    try:
+        model = onnx.load(str(model_path), load_external_data=False)
+    except Exception as exc:
+        raise ModelDirError(
+            f"{model_path}: not a readable ONNX model ({exc}); re-export the model dir"
+        ) from exc
+    from onnxruntime.capi import _pybind_state
+
+    cpu_kernels = {
+        (k.domain or "ai.onnx", k.op_name)
+        for k in _pybind_state.get_all_opkernel_def()
+        if k.provider == "CPUExecutionProvider"
+    }
+    used = {(n.domain or "ai.onnx", n.op_type) for n in model.graph.node}
+    for domain, op in sorted(used):
+        if (domain, op) not in cpu_kernels:
+            raise RuntimeUnsupportedError(_unsupported_message(op, domain))
+
+
+def _unsupported_message(op: str, domain: str = "com.microsoft") -> str:
+    need = CONTRIB_OPS_MIN_VERSION.get(op, "1.32")
+    return (
+        f"onnxruntime {ort.__version__} has no CPU kernel for {domain}::{op}, which this model uses; "
+        f"install onnxruntime >= {need} (pip install -U 'onnxruntime>={need}')"
+    )
+
+
+def create_session(model_path: Path, threads: int | None) -> ort.InferenceSession:
+    check_ops(model_path)
+    try:
+        return ort.InferenceSession(
+            str(model_path), sess_options=session_options(threads), providers=["CPUExecutionProvider"]
+        )
+    except Exception as exc:  # onnxruntime raises its own pybind exception types
+        message = str(exc)
+        missing_op = re.search(r"implementation for (\w+)\(", message) or re.search(
+            r"(?:op|Op) type .?(\w+).? .*(?:not|No) (?:registered|Schema)", message
+        )
+        if missing_op:
+            raise RuntimeUnsupportedError(_unsupported_message(missing_op.group(1))) from exc
+        raise ModelDirError(
+            f"{model_path}: onnxruntime cannot load it ({message.strip()[:300]}); "
+            f"check that {model_path.name}.data is next to it, or re-export the model dir"
+        ) from exc
+
+
+class Runner:
+    """Feeds token chunks through the graph and hands back logits for the last `keep` positions."""
+
+    def __init__(
+        self, session: ort.InferenceSession, config: dict[str, Any], states: list[StateSpec]
+    ) -> None:
+        self.session = session
+        self.specs = states
+        io = config["io"]
+        self.input_ids_name = io.get("input_ids", "input_ids")
+        self.mask_name = io.get("attention_mask", "attention_mask")
+        self.keep_name = io.get("num_logits_to_keep", "num_logits_to_keep")
+        self.logits_name = io.get("logits", "logits")
+        self.has_fixed_states = any(not spec.grows for spec in states)
+        inputs = {i.name: i for i in session.get_inputs()}
+        outputs = {o.name for o in session.get_outputs()}
+        needed_in = [self.input_ids_name, self.mask_name, self.keep_name, *(s.input for s in states)]
+        needed_out = [self.logits_name, *(s.output for s in states)]
+        for name in needed_in:
+            if name not in inputs:
+                raise ModelDirError(f"model.onnx has no input {name!r} that fantasma_model.json lists")
+        for name in needed_out:
+            if name not in outputs:
+                raise ModelDirError(f"model.onnx has no output {name!r} that fantasma_model.json lists")
+        self._keep_is_scalar = len(inputs[self.keep_name].shape) == 0
+
+    def empty_states(self, batch: int = 1) -> States:
+        values = tuple(
+            ort.OrtValue.ortvalue_from_numpy(
+                np.zeros(spec.empty_shape(batch), dtype=NUMPY_DTYPES.get(spec.dtype, np.float32))
+            )
+            for spec in self.specs
+        )
+        return States(values, 0, batch)
+
+    def forward(self, tokens: np.ndarray, states: States, keep: int = 1) -> tuple[np.ndarray, States]:
+        """Run `tokens` [batch, n] after `states`; returns (logits [batch, keep, vocab], new states)."""
+        tokens = np.ascontiguousarray(tokens, dtype=np.int64)
+        batch, n = tokens.shape
+        mask = np.ones((batch, states.length + n), dtype=np.int64)
+        keep_array = np.array(keep if self._keep_is_scalar else [keep], dtype=np.int64)
+        binding = self.session.io_binding()
+        binding.bind_cpu_input(self.input_ids_name, tokens)
+        binding.bind_cpu_input(self.mask_name, mask)
+        binding.bind_cpu_input(self.keep_name, keep_array)
+        for spec, value in zip(self.specs, states.values, strict=True):
+            binding.bind_ortvalue_input(spec.input, value)
+        binding.bind_output(self.logits_name, "cpu")
+        for spec in self.specs:
+            binding.bind_output(spec.output, "cpu")
+        self.session.run_with_iobinding(binding)
+        outputs = binding.get_outputs()
+        logits = np.array(outputs[0].numpy(), dtype=np.float32, copy=True)
+        return logits, States(tuple(outputs[1:]), states.length + n, batch)
+
+    def truncate(self, states: States, length: int) -> States:
+        """Roll caches back to `length` tokens by slicing axis 2 (only valid for key/value-only models)."""
+        if length == states.length:
+            return states
+        if self.has_fixed_states:
+            raise ValueError("conv/recurrent states cannot be sliced back; re-run from a saved state")
+        values = tuple(
+            ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(value.numpy()[:, :, :length]))
+            for value in states.values
+        )
+        return States(values, length, states.batch)
+
+    def expand(self, states: States, batch: int) -> States:
+        """Batch-1 states repeated to `batch` rows (one copy, at the start of a batched decode)."""
+        if states.batch == batch:
+            return states
+        if states.batch != 1:
+            raise ValueError("only batch-1 states can be expanded")
+        values = tuple(
+            ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(np.repeat(value.numpy(), batch, axis=0)))
+            for value in states.values
+        )
+        return States(values, states.length, batch)
