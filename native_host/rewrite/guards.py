@@ -1,0 +1,220 @@
+"""Checks every LLM candidate must pass before it may replace the user's text.
+
+Pure functions over strings (the marker counter and the embedder are passed in), so each guard is
+tested on tiny texts. A guard returns a `Verdict`; the pipeline rejects a candidate on the first
+failing one and records why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+# Thresholds (see docs/rewrite.md for how they were chosen).
+MIN_SIMILARITY = 0.85  # all-MiniLM-L6-v2 cosine between the window and the candidate
+MIN_LENGTH_RATIO = 0.6  # candidate words / source words
+MAX_LENGTH_RATIO = 1.6
+SHORT_SOURCE_WORDS = 6  # below this, ratios are noisy: allow ± this many words instead
+
+
+@dataclass(frozen=True)
+class Verdict:
+    guard: str
+    ok: bool
+    detail: str = ""
+
+
+def passed(guard: str) -> Verdict:
+    return Verdict(guard, True)
+
+
+# -- wrappers and chatter -------------------------------------------------------------------------
+
+_QUOTE_PAIRS = {'"': '"', "“": "”", "'": "'", "‘": "’", "«": "»", "„": "“"}
+_LABEL_LINE = re.compile(
+    r"^\s*(?:\*\*)?(?:(?:sure|certainly|of course|okay|ok)[,!.]?\s*)?"
+    r"(?:here(?:'s| is| are)\s+)?(?:the\s+|a\s+|my\s+|your\s+)?"
+    r"(?:(?:rewritten|revised|paraphrased|rephrased|neutral|new|edited|anonymi[sz]ed)\s+)*"
+    r"(?:text|version|paraphrase|rewrite|sentence|sentences|paragraph|output|result|answer)"
+    r"(?:\s+(?:in|with)\s+[^:\n]{0,40})?\s*:\s*(?:\*\*)?\s*$",
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"^```[\w-]*\n(.*?)\n?```$", re.DOTALL)
+
+# Phrases a model says *about* the task. Anchored at the start or end of the output: the same words
+# inside a sentence of the user's own text ("here is the report") are not chatter.
+_CHATTER_START = re.compile(
+    r"^\s*(?:sure|certainly|of course|absolutely|okay|ok|alright|great|happy to help|i'd be happy|i can)\b"
+    r"|^\s*here(?:'s| is| are)\s+(?:the|a|my|your)\s+(?:\w+\s+){0,3}"
+    r"(?:text|version|paraphrase|rewrite|sentence|sentences|paragraph)\b"
+    r"|^\s*(?:rewritten|revised|paraphrased|rephrased)\s*(?:text|version)?\s*:"
+    r"|^\s*as an ai\b"
+    r"|^\s*i (?:have |'ve )?(?:rewritten|rephrased|paraphrased|revised)\b",
+    re.IGNORECASE,
+)
+_CHATTER_END = re.compile(
+    r"(?:let me know if|i hope this helps|hope this helps|feel free to|is there anything else"
+    r"|\(note:|^note:|this (?:version|rewrite|paraphrase) (?:keeps|removes|maintains|preserves))"
+    r"[^\n]*\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_CHATTER_ANYWHERE = re.compile(
+    r"\b(?:as an ai(?: language model)?|i cannot (?:rewrite|help)|i'm sorry, but|rewritten text:|"
+    r"original text:|paraphrased version:)",
+    re.IGNORECASE,
+)
+
+
+def strip_wrappers(candidate: str, source: str) -> str:
+    """Remove harmless packaging a model puts around its answer; never touches the answer itself.
+
+    Strips: a label line such as "Here is the rewritten text:", a code fence the source did not have,
+    and quotes wrapping the whole output when the source was not quoted that way.
+    """
+    text = candidate.strip()
+    for _ in range(3):  # wrappers nest at most a few levels ("Here it is:\n\"...\"")
+        before = text
+        lines = text.split("\n", 1)
+        if len(lines) == 2 and _LABEL_LINE.match(lines[0]):
+            text = lines[1].strip()
+        fence = _FENCE.match(text)
+        if fence and not source.lstrip().startswith("```"):
+            text = fence.group(1).strip()
+        if len(text) >= 2 and text[0] in _QUOTE_PAIRS and text[-1] == _QUOTE_PAIRS[text[0]]:
+            src = source.strip()
+            source_quoted = len(src) >= 2 and src[0] == text[0] and src[-1] == text[-1]
+            inner = text[1:-1]
+            # Only a single wrapping pair: '"a" and "b"' starts and ends with quotes but is not wrapped.
+            if not source_quoted and text[0] not in inner and _QUOTE_PAIRS[text[0]] not in inner:
+                text = inner.strip()
+        if text == before:
+            break
+    return text
+
+
+def check_chatter(candidate: str, source: str) -> Verdict:
+    """Reject text that talks about the task instead of being the rewrite."""
+    for pattern, where in ((_CHATTER_START, "start"), (_CHATTER_END, "end"), (_CHATTER_ANYWHERE, "text")):
+        match = pattern.search(candidate)
+        if match and not pattern.search(source):
+            return Verdict(
+                "chatter", False, f"assistant chatter at the {where}: {match.group(0).strip()[:40]!r}"
+            )
+    if not candidate.strip():
+        return Verdict("chatter", False, "empty output")
+    return passed("chatter")
+
+
+# -- length -----------------------------------------------------------------------------------------
+
+_WORD = re.compile(r"\w+(?:['’]\w+)*", re.UNICODE)
+
+
+def word_count(text: str) -> int:
+    return len(_WORD.findall(text))
+
+
+def check_length(
+    candidate: str, source: str, low: float = MIN_LENGTH_RATIO, high: float = MAX_LENGTH_RATIO
+) -> Verdict:
+    src, cand = word_count(source), word_count(candidate)
+    if src < SHORT_SOURCE_WORDS:
+        ok = abs(cand - src) <= SHORT_SOURCE_WORDS and cand > 0
+        return Verdict("length", ok, "" if ok else f"{cand} words for a {src}-word source")
+    ratio = cand / src
+    ok = low <= ratio <= high
+    return Verdict("length", ok, "" if ok else f"length ratio {ratio:.2f} outside [{low}, {high}]")
+
+
+# -- protected tokens -------------------------------------------------------------------------------
+
+_CAPITALIZED = re.compile(r"\b[A-Z][\w’'-]*[\w]|\b[A-Z]\b")
+_SENTENCE_START = re.compile(r"(?:^|[.!?…]\s*[\"'”’)\]]*|\n)\s*[\"'“‘(\[]*\s*$")
+_NOT_NAMES = frozenset({"I", "I'm", "I'd", "I've", "I'll", "I’m", "I’d", "I’ve", "I’ll", "OK", "A"})
+
+
+def capitalized_names(text: str) -> list[str]:
+    """Capitalized words that are not merely sentence-initial: names, places, acronyms.
+
+    A sentence-initial word counts only when the same word also appears capitalized mid-sentence.
+    """
+    mid_sentence: list[str] = []
+    initial: list[str] = []
+    for match in _CAPITALIZED.finditer(text):
+        word = match.group(0)
+        if word in _NOT_NAMES:
+            continue
+        if _SENTENCE_START.search(text[max(0, match.start() - 8) : match.start()]) or match.start() == 0:
+            initial.append(word)
+        else:
+            mid_sentence.append(word)
+    known = set(mid_sentence)
+    return mid_sentence + [w for w in initial if w in known or (w.isupper() and len(w) > 1)]
+
+
+def protected_tokens(
+    text: str,
+    protected_terms: Iterable[str] = (),
+    spans: Iterable[tuple[int, int, str]] = (),
+) -> Counter[str]:
+    """Every string the rewrite must keep verbatim, with how often it occurs.
+
+    `spans` are `native_host.style.protected_spans(text)` (URLs, e-mails, @handles, #tags, numbers,
+    code); capitalized names and the user's own protected terms are added here.
+    """
+    tokens: Counter[str] = Counter()
+    for start, end, _kind in spans:
+        token = text[start:end].strip()
+        if token:
+            tokens[token] += 1
+    covered = " ".join(tokens)
+    for name in capitalized_names(text):
+        if name not in covered:  # "Bob" inside "@Bob" or a URL is already protected
+            tokens[name] += 1
+    for term in protected_terms:
+        term = term.strip()
+        if term and term in text:
+            tokens[term] = text.count(term)
+    return tokens
+
+
+def check_protected(candidate: str, required: Mapping[str, int]) -> Verdict:
+    """Each protected token must appear in the candidate at least as often as in the source."""
+    missing = [tok for tok, n in required.items() if candidate.count(tok) < n]
+    if missing:
+        shown = ", ".join(repr(t) for t in sorted(missing)[:5])
+        return Verdict("protected", False, f"lost protected token(s): {shown}")
+    return passed("protected")
+
+
+def keep_rate(candidate: str, required: Mapping[str, int]) -> float:
+    """Fraction of protected token occurrences present in the candidate (1.0 when there are none)."""
+    total = sum(required.values())
+    if not total:
+        return 1.0
+    return sum(min(candidate.count(tok), n) for tok, n in required.items()) / total
+
+
+# -- markers ----------------------------------------------------------------------------------------
+
+
+def check_no_new_markers(
+    candidate: str, source_markers: Mapping[str, int], count_markers: Callable[[str], Mapping[str, int]]
+) -> Verdict:
+    """No marker family may occur more often in the candidate than in its source."""
+    added = {f: n - source_markers.get(f, 0) for f, n in count_markers(candidate).items()}
+    added = {f: n for f, n in added.items() if n > 0}
+    if added:
+        shown = ", ".join(f"{f} +{n}" for f, n in sorted(added.items()))
+        return Verdict("markers", False, f"new markers: {shown}")
+    return passed("markers")
+
+
+# -- meaning ----------------------------------------------------------------------------------------
+
+
+def check_similarity(similarity: float, threshold: float = MIN_SIMILARITY) -> Verdict:
+    ok = similarity >= threshold
+    return Verdict("meaning", ok, "" if ok else f"meaning similarity {similarity:.3f} < {threshold}")

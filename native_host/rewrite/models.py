@@ -1,0 +1,146 @@
+"""Process-wide, thread-safe cache of the generation engine and the embedder, kept warm.
+
+Loading is lazy (first rewrite that needs a model) and happens once per model dir; a failed load is
+remembered with its reason (so every later request falls back quickly) until the files change.
+`model_status()` reports the state for the host's `hello` without loading anything.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from native_host import paths
+
+NOT_INSTALLED, AVAILABLE, LOADING, READY, ERROR = "not_installed", "available", "loading", "ready", "error"
+
+
+class ModelUnavailable(RuntimeError):
+    """The model cannot be used; the message is the reason shown to the user."""
+
+
+@dataclass
+class _Slot:
+    state: str = AVAILABLE
+    reason: str = ""
+    value: Any = None
+    files_stamp: tuple = ()
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_slots: dict[tuple[str, str], _Slot] = {}
+_slots_lock = threading.Lock()
+
+
+def _slot(kind: str, directory: Path) -> _Slot:
+    key = (kind, str(Path(directory).resolve()))
+    with _slots_lock:
+        return _slots.setdefault(key, _Slot())
+
+
+def _required_files(kind: str) -> tuple[str, ...]:
+    if kind == "engine":
+        return ("fantasma_model.json", "model.onnx", "tokenizer.json")
+    return ("embedder.onnx", "embedder.json", "tokenizer.json")
+
+
+def _stamp(kind: str, directory: Path) -> tuple:
+    out = []
+    for name in _required_files(kind):
+        path = directory / name
+        try:
+            st = path.stat()
+            out.append((name, st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((name, None, None))
+    return tuple(out)
+
+
+def _installed(kind: str, directory: Path) -> bool:
+    return all((directory / name).exists() for name in _required_files(kind))
+
+
+def _load(kind: str, directory: Path) -> Any:
+    if kind == "engine":
+        from native_host.engine import Engine
+
+        return Engine.load(directory)
+    from native_host.rewrite.embedder import Embedder
+
+    return Embedder(directory)
+
+
+def _get(kind: str, directory: Path) -> Any:
+    directory = Path(directory)
+    slot = _slot(kind, directory)
+    with slot.lock:  # one loader per dir; others wait, then share the result
+        stamp = _stamp(kind, directory)
+        if slot.state == READY and slot.files_stamp == stamp:
+            return slot.value
+        if slot.state == ERROR and slot.files_stamp == stamp:
+            raise ModelUnavailable(slot.reason)
+        if not _installed(kind, directory):
+            slot.state, slot.value = NOT_INSTALLED, None
+            what = "language model" if kind == "engine" else "meaning embedder"
+            slot.reason = f"{what} not installed in {directory}; run: fantasma setup"
+            slot.files_stamp = ()
+            raise ModelUnavailable(slot.reason)
+        slot.state, slot.reason = LOADING, ""
+        try:
+            slot.value = _load(kind, directory)
+        except Exception as exc:  # any load failure is a reason to fall back, never a crash
+            slot.state, slot.value = ERROR, None
+            slot.reason = f"cannot load {kind} from {directory}: {type(exc).__name__}: {exc}"
+            slot.files_stamp = stamp
+            raise ModelUnavailable(slot.reason) from exc
+        slot.state, slot.files_stamp = READY, stamp
+        return slot.value
+
+
+def get_engine(model_dir: Path | None = None) -> Any:
+    """The warm `native_host.engine.Engine` for model_dir (default model when None)."""
+    return _get("engine", Path(model_dir) if model_dir else paths.default_model_dir())
+
+
+def get_embedder(embedder_dir: Path | None = None) -> Any:
+    """The warm `Embedder` for embedder_dir (default embedder when None)."""
+    return _get("embedder", Path(embedder_dir) if embedder_dir else paths.embedder_dir())
+
+
+def _status(kind: str, directory: Path) -> dict:
+    slot = _slot(kind, directory)
+    state, reason = slot.state, slot.reason
+    if state in (READY, ERROR) and slot.files_stamp != _stamp(kind, directory):
+        state, reason = AVAILABLE, ""  # files changed since: the next request reloads
+    if state in (AVAILABLE, NOT_INSTALLED) and not slot.lock.locked():
+        state = AVAILABLE if _installed(kind, directory) else NOT_INSTALLED
+        if state == NOT_INSTALLED:
+            reason = "not installed; run: fantasma setup"
+    out = {"state": state, "dir": str(directory)}
+    if reason:
+        out["reason"] = reason
+    return out
+
+
+def model_status(model_dir: Path | None = None, embedder_dir: Path | None = None) -> dict:
+    """{state: not_installed|available|loading|ready|error, reason?, dir, embedder: {...}}.
+
+    The top-level state is the language model's; the rewrite needs both, so an unusable embedder
+    turns an otherwise usable model into `error` with the embedder's reason.
+    """
+    engine = _status("engine", Path(model_dir) if model_dir else paths.default_model_dir())
+    embedder = _status("embedder", Path(embedder_dir) if embedder_dir else paths.embedder_dir())
+    out = dict(engine)
+    out["embedder"] = embedder
+    if embedder["state"] in (NOT_INSTALLED, ERROR) and engine["state"] in (AVAILABLE, READY):
+        out["state"] = embedder["state"]
+        out["reason"] = f"meaning embedder: {embedder.get('reason', embedder['state'])}"
+    return out
+
+
+def forget() -> None:
+    """Drop every cached model (tests; freeing memory)."""
+    with _slots_lock:
+        _slots.clear()

@@ -1,0 +1,475 @@
+"""rewrite(text, options): analyze → neutralize → LLM candidates per window → guards → best → neutralize.
+
+    text ─► analyze ─► neutralize ─► windows (sentences; medium: only those still carrying markers)
+                                        │ per window: prompt ─► N candidates (greedy + sampled)
+                                        │   strip wrappers ─► neutralize ─► guards (chatter, length,
+                                        │   protected tokens, no new markers, meaning) ─► score ─► best
+                                        │   (none passes: the neutralized window, with the reasons)
+                                        ▼
+                          reassemble (order, layout kept) ─► final neutralize ─► result
+
+Model problems (absent, corrupt, failing mid-run) never raise: the result falls back to the
+neutralizer and says why in `reason`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import itertools
+import re
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from native_host.rewrite import guards, models, prompt
+from native_host.rewrite.windows import Piece, Window, group_windows, split_pieces
+
+STRENGTHS = ("light", "medium", "strong")
+# Sampled candidates: warm enough to vary, cool enough to stay on topic for a small model.
+SAMPLE_TEMPERATURE = 0.7
+MAX_NEW_TOKENS = 192  # per window; windows are ≤ 60 words (~90 tokens)
+# Score weights: meaning first; then markers removed; then how much the surface changed (for
+# attackers that read character n-grams, an unchanged sentence is an unchanged fingerprint).
+W_REMOVED = 0.5
+W_CHANGE = 0.25
+# A finding whose spans cover more than this share of a text is a whole-text statistic (sentence
+# length, function words), not something a single sentence carries.
+WHOLE_TEXT_SHARE = 0.5
+
+ProgressFn = Callable[[dict], None]
+
+
+@dataclass(frozen=True)
+class RewriteOptions:
+    strength: str = "medium"  # light | medium | strong
+    target: Any = None  # native_host.style Target; None = the neutralizer's default style
+    protected_terms: tuple[str, ...] = ()
+    candidates: int = 3  # 1 greedy + (n-1) sampled
+    model_dir: Path | None = None  # None = native_host.paths.default_model_dir()
+    embedder_dir: Path | None = None  # None = native_host.paths.embedder_dir()
+    min_similarity: float = guards.MIN_SIMILARITY
+    max_new_tokens: int = MAX_NEW_TOKENS
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.strength not in STRENGTHS:
+            raise ValueError(f"strength must be one of {', '.join(STRENGTHS)} (got {self.strength!r})")
+        if self.candidates < 1:
+            raise ValueError("candidates must be >= 1")
+        if isinstance(self.protected_terms, str):
+            raise ValueError("protected_terms must be a tuple of strings, not one string")
+        if not 0.0 <= self.min_similarity <= 1.0:
+            raise ValueError("min_similarity must be in [0, 1]")
+
+
+@dataclass
+class WindowOutcome:
+    index: int
+    source: str  # the neutralized window the model saw
+    text: str  # what replaces it
+    path: str  # "llm" | "neutralizer"
+    reason: str = ""
+    similarity: float | None = None
+    rejected: list[str] = field(default_factory=list)  # one line per rejected candidate
+
+    def to_json(self) -> dict:
+        return {
+            "index": self.index,
+            "path": self.path,
+            "reason": self.reason,
+            "similarity": self.similarity,
+            "rejected": self.rejected,
+        }
+
+
+@dataclass
+class RewriteResult:
+    text: str
+    original: str
+    edits: list[dict]
+    markers_before: dict
+    markers_after: dict
+    similarity: float | None  # word-weighted mean over windows the LLM rewrote; None if none
+    path: str  # "llm" | "neutralizer"
+    reason: str
+    timings: dict
+    strength: str
+    windows: list[WindowOutcome] = field(default_factory=list)
+    protected_keep_rate: float = 1.0
+    cancelled: bool = False
+
+    def to_json(self) -> dict:
+        return {
+            "text": self.text,
+            "edits": self.edits,
+            "markers_before": self.markers_before,
+            "markers_after": self.markers_after,
+            "similarity": self.similarity,
+            "path": self.path,
+            "reason": self.reason,
+            "timings": self.timings,
+            "strength": self.strength,
+            "windows": [w.to_json() for w in self.windows],
+            "protected_keep_rate": self.protected_keep_rate,
+            "cancelled": self.cancelled,
+        }
+
+
+# -- style adapters ---------------------------------------------------------------------------------
+
+
+def _style():
+    import native_host.style as style
+
+    return style
+
+
+def _field(obj: Any, name: str, default: Any = None) -> Any:
+    if isinstance(obj, Mapping):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def _finding_spans(finding: Any) -> list[tuple[int, int]]:
+    out = []
+    for span in _field(finding, "spans", None) or []:
+        if isinstance(span, (list, tuple)) and len(span) >= 2:
+            out.append((int(span[0]), int(span[1])))
+        else:
+            start, end = _field(span, "start"), _field(span, "end")
+            if start is not None and end is not None:
+                out.append((int(start), int(end)))
+    return out
+
+
+def marker_counts(report: Any) -> Counter[str]:
+    """family → number of marked spans (a finding without spans counts once)."""
+    counts: Counter[str] = Counter()
+    for finding in _field(report, "findings", None) or []:
+        family = str(_field(finding, "family", "unknown"))
+        counts[family] += max(1, len(_finding_spans(finding)))
+    return counts
+
+
+def count_markers(text: str) -> Counter[str]:
+    return marker_counts(_style().analyze(text))
+
+
+def markers_summary(report: Any) -> dict:
+    counts = marker_counts(report)
+    return {"score": _field(report, "score", None), "count": sum(counts.values()), "families": dict(counts)}
+
+
+def local_marker_spans(report: Any, text_length: int) -> list[tuple[int, int, str]]:
+    """Spans of findings that mark a place in the text (not whole-text statistics)."""
+    out = []
+    for finding in _field(report, "findings", None) or []:
+        spans = _finding_spans(finding)
+        covered = sum(e - s for s, e in spans)
+        if spans and covered <= WHOLE_TEXT_SHARE * max(text_length, 1):
+            family = str(_field(finding, "family", "unknown"))
+            out.extend((s, e, family) for s, e in spans)
+    return out
+
+
+# -- edits ------------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)
+
+
+def diff_edits(original: str, final: str) -> list[dict]:
+    """Word-level spans of the original that changed, with their replacements."""
+    a = [m for m in _TOKEN.finditer(original)]
+    b = [m.group(0) for m in _TOKEN.finditer(final)]
+    matcher = difflib.SequenceMatcher(None, [m.group(0) for m in a], b, autojunk=False)
+    edits = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        start = a[i1].start() if i1 < len(a) else len(original)
+        end = a[i2 - 1].end() if i2 > i1 else start
+        edits.append(
+            {"start": start, "end": end, "original": original[start:end], "replacement": "".join(b[j1:j2])}
+        )
+    return edits
+
+
+def surface_change(source: str, candidate: str) -> float:
+    """1 - overlap of word bigrams (0 = same wording, 1 = all new)."""
+
+    def bigrams(text: str) -> Counter:
+        words = [w.lower() for w in re.findall(r"\w+", text)]
+        return Counter(itertools.pairwise(words)) if len(words) > 1 else Counter(words)
+
+    a, b = bigrams(source), bigrams(candidate)
+    if not a or not b:
+        return 0.0 if a == b else 1.0
+    return 1.0 - sum((a & b).values()) / max(sum(a.values()), sum(b.values()))
+
+
+# -- the pipeline -----------------------------------------------------------------------------------
+
+
+class _Progress:
+    def __init__(self, fn: ProgressFn | None) -> None:
+        self.fn = fn
+
+    def __call__(self, stage: str, fraction: float, message: str) -> None:
+        if self.fn is None:
+            return
+        try:
+            self.fn({"stage": stage, "fraction": round(min(max(fraction, 0.0), 1.0), 4), "message": message})
+        except Exception:  # a broken listener must not break the rewrite
+            self.fn = None
+
+
+def rewrite(
+    text: str,
+    options: RewriteOptions | None = None,
+    *,
+    on_progress: ProgressFn | None = None,
+    cancel: threading.Event | None = None,
+) -> RewriteResult:
+    options = options or RewriteOptions()
+    style = _style()
+    progress = _Progress(on_progress)
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+
+    progress("analyze", 0.0, "finding the markers in the text")
+    report_before = style.analyze(text, _load_profile())
+    neutral, _ = style.neutralize(text, options.target)
+    timings["analyze_s"] = time.perf_counter() - started
+
+    def finish(body: str, path: str, reason: str, outcomes: list[WindowOutcome], cancelled: bool = False):
+        t = time.perf_counter()
+        final, _ = style.neutralize(body, options.target)
+        report_after = style.analyze(final)
+        llm = [o for o in outcomes if o.path == "llm" and o.similarity is not None]
+        weights = [max(1, guards.word_count(o.source)) for o in llm]
+        similarity = (
+            sum(o.similarity * w for o, w in zip(llm, weights, strict=True)) / sum(weights) if llm else None
+        )
+        required = guards.protected_tokens(text, options.protected_terms, style.protected_spans(text))
+        timings["finish_s"] = time.perf_counter() - t
+        timings["total_s"] = time.perf_counter() - started
+        progress("done", 1.0, reason or "done")
+        return RewriteResult(
+            text=final,
+            original=text,
+            edits=diff_edits(text, final),
+            markers_before=markers_summary(report_before),
+            markers_after=markers_summary(report_after),
+            similarity=similarity,
+            path="llm" if llm else "neutralizer",
+            reason=reason,
+            timings={k: round(v, 4) for k, v in timings.items()},
+            strength=options.strength,
+            windows=outcomes,
+            protected_keep_rate=guards.keep_rate(final, required),
+            cancelled=cancelled,
+        )
+
+    if options.strength == "light":
+        return finish(neutral, "neutralizer", "light strength: surface markers only, no model", [])
+
+    progress("load", 0.05, "loading the language model")
+    t = time.perf_counter()
+    try:
+        engine = models.get_engine(options.model_dir)
+        embedder = models.get_embedder(options.embedder_dir)
+    except models.ModelUnavailable as exc:
+        return finish(neutral, "neutralizer", f"model unavailable, used the neutralizer: {exc}", [])
+    timings["load_s"] = time.perf_counter() - t
+
+    pieces = split_pieces(neutral)
+    windows = group_windows(pieces, _selected_pieces(pieces, neutral, options.strength))
+    if not windows:
+        return finish(neutral, "neutralizer", "no sentence carries a marker the neutralizer left", [])
+
+    outcomes: list[WindowOutcome] = []
+    replacement: dict[int, WindowOutcome] = {}
+    engine_failure = ""
+    cancelled = False
+    timings["generate_s"] = timings["guards_s"] = 0.0
+    for k, window in enumerate(windows):
+        if cancel is not None and cancel.is_set():
+            cancelled = True
+            break
+        progress("rewrite", 0.1 + 0.85 * k / len(windows), f"rewriting part {k + 1} of {len(windows)}")
+        if engine_failure:
+            outcome = WindowOutcome(k, window.text, window.text, "neutralizer", engine_failure)
+        else:
+            try:
+                outcome = _rewrite_window(k, window, engine, embedder, options, cancel, timings)
+            except _Cancelled:
+                cancelled = True
+                break
+            except Exception as exc:  # the model broke mid-run: keep going without it
+                engine_failure = f"generation failed ({type(exc).__name__}: {exc})"
+                outcome = WindowOutcome(k, window.text, window.text, "neutralizer", engine_failure)
+        outcomes.append(outcome)
+        replacement[window.first] = outcome
+
+    body = _reassemble(pieces, windows, replacement)
+    reason = _overall_reason(outcomes, len(windows), cancelled, engine_failure)
+    return finish(body, "llm", reason, outcomes, cancelled)
+
+
+class _Cancelled(Exception):
+    pass
+
+
+def _load_profile():
+    try:
+        from native_host.style.profile import load_profile
+
+        return load_profile()
+    except Exception:  # no profile, or an unreadable one: analyze without it
+        return None
+
+
+def _selected_pieces(pieces: list[Piece], neutral: str, strength: str) -> set[int]:
+    rewritable = {i for i, p in enumerate(pieces) if p.rewritable and p.text.strip()}
+    if strength == "strong":
+        return rewritable
+    spans = local_marker_spans(_style().analyze(neutral), len(neutral))
+    selected = set()
+    for i in rewritable:
+        p = pieces[i]
+        if any(s < p.start + len(p.text) and e > p.start for s, e, _ in spans):
+            selected.add(i)
+    return selected
+
+
+def _reassemble(pieces: list[Piece], windows: list[Window], replacement: dict[int, WindowOutcome]) -> str:
+    out = []
+    skip_until = -1
+    last_of = {w.first: w.last for w in windows}
+    for i, piece in enumerate(pieces):
+        if i <= skip_until:
+            continue
+        if i in replacement:
+            out.append(replacement[i].text)
+            skip_until = last_of[i]
+        else:
+            out.append(piece.text)
+    return "".join(out)
+
+
+def _overall_reason(outcomes: list[WindowOutcome], n_windows: int, cancelled: bool, failure: str) -> str:
+    fallbacks = [o for o in outcomes if o.path != "llm"]
+    parts = []
+    if cancelled:
+        parts.append(f"cancelled after {len(outcomes)} of {n_windows} parts; the rest was only neutralized")
+    if failure:
+        parts.append(failure)
+    if fallbacks and not failure:
+        if len(fallbacks) == len(outcomes):
+            parts.append("no candidate passed the guards, used the neutralizer: " + fallbacks[0].reason)
+        else:
+            parts.append(f"{len(fallbacks)} of {len(outcomes)} parts kept the neutralizer's version")
+    return "; ".join(parts)
+
+
+def _seed(options: RewriteOptions, window: str, i: int) -> int:
+    digest = hashlib.sha256(f"{options.seed}:{i}:{window}".encode()).digest()
+    return int.from_bytes(digest[:4], "little")
+
+
+def _rewrite_window(
+    index: int,
+    window: Window,
+    engine: Any,
+    embedder: Any,
+    options: RewriteOptions,
+    cancel: threading.Event | None,
+    timings: dict[str, float],
+) -> WindowOutcome:
+    from native_host.engine import GenerationOptions
+
+    style = _style()
+    source = window.text
+    required = guards.protected_tokens(source, options.protected_terms, style.protected_spans(source))
+    source_markers = count_markers(source)
+    families = list(source_markers) or []
+    messages = prompt.build_messages(source, families, required)
+    prompt_ids = engine.encode(engine.render_chat(messages, add_generation_prompt=True))
+    budget = min(options.max_new_tokens, int(len(engine.encode(source)) * 1.8) + 16)
+    gen_options = [
+        GenerationOptions(
+            max_new_tokens=budget,
+            greedy=(i == 0),
+            temperature=SAMPLE_TEMPERATURE,
+            seed=_seed(options, source, i),
+            stop_strings=("\n\n",),
+        )
+        for i in range(options.candidates)
+    ]
+
+    t = time.perf_counter()
+    generate_batch = getattr(engine, "generate_batch", None)
+    if generate_batch is not None and len(gen_options) > 1:
+        results = generate_batch(prompt_ids, gen_options)
+    else:
+        results = []
+        for opts in gen_options:
+            results.append(engine.generate(prompt_ids, opts, cancel=cancel))
+            if cancel is not None and cancel.is_set():
+                break
+    timings["generate_s"] += time.perf_counter() - t
+    if cancel is not None and cancel.is_set():
+        raise _Cancelled
+
+    t = time.perf_counter()
+    rejected: list[str] = []
+    survivors: list[str] = []
+    for n, result in enumerate(results):
+        candidate = style.neutralize(guards.strip_wrappers(result.text, source), options.target)[0].strip()
+        if candidate in survivors:
+            continue
+        verdict = _cheap_guards(candidate, source, required, source_markers)
+        if verdict.ok:
+            survivors.append(candidate)
+        else:
+            rejected.append(f"candidate {n}: {verdict.detail}")
+
+    best: tuple[float, str, float] | None = None
+    if survivors:
+        similarities = embedder.similarities(source, survivors)
+        before = sum(source_markers.values())
+        for candidate, similarity in zip(survivors, similarities, strict=True):
+            verdict = guards.check_similarity(similarity, options.min_similarity)
+            if not verdict.ok:
+                rejected.append(verdict.detail)
+                continue
+            after = sum(count_markers(candidate).values())
+            removed = (before - after) / before if before else 0.0
+            score = similarity + W_REMOVED * removed + W_CHANGE * surface_change(source, candidate)
+            if best is None or score > best[0]:
+                best = (score, candidate, similarity)
+    timings["guards_s"] += time.perf_counter() - t
+
+    if best is None:
+        reason = rejected[0] if rejected else "the model produced no candidate"
+        return WindowOutcome(index, source, source, "neutralizer", reason, None, rejected)
+    return WindowOutcome(index, source, best[1], "llm", "", round(best[2], 4), rejected)
+
+
+def _cheap_guards(
+    candidate: str, source: str, required: Mapping[str, int], source_markers: Mapping[str, int]
+) -> guards.Verdict:
+    for verdict in (
+        guards.check_chatter(candidate, source),
+        guards.check_length(candidate, source),
+        guards.check_protected(candidate, required),
+        guards.check_no_new_markers(candidate, source_markers, count_markers),
+    ):
+        if not verdict.ok:
+            return verdict
+    return verdict

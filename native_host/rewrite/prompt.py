@@ -1,0 +1,78 @@
+"""The chat the model sees: a fixed instruction and example (cached as a warm prefix), then one window.
+
+The instruction names the markers the analyzer found in the window, so the model is told what to
+remove, and lists the tokens it must copy verbatim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SYSTEM = (
+    "You rewrite text so that nobody can tell who wrote it. Keep the meaning and every fact. "
+    "Copy names, numbers, links, e-mail addresses and code exactly. Write plain, neutral, standard "
+    "English with ordinary words and ordinary punctuation. Reply with the rewritten text only."
+)
+
+# One worked example: small models follow a demonstration far better than a description.
+EXAMPLE_USER = (
+    "Rewrite this text in a plain, neutral style. Remove: slang, exclamation marks, dashes.\n"
+    "Keep exactly: Maria, 3, https://shop.example.com\n\n"
+    "Text:\nOMG Maria totally nailed it — 3 cakes in one day!!! Grab yours at https://shop.example.com"
+)
+EXAMPLE_ASSISTANT = (
+    "Maria did very well and baked 3 cakes in one day. You can buy one at https://shop.example.com."
+)
+
+# Plain-words names for marker families (unknown families are shown with underscores as spaces).
+FAMILY_WORDS = {
+    "punctuation": "unusual punctuation",
+    "quotes": "curly quotes",
+    "spelling": "regional spelling",
+    "contractions": "contractions",
+    "capitalization": "odd capitalization",
+    "emoji": "emoji and emoticons",
+    "slang": "slang and abbreviations",
+    "signature_phrases": "pet phrases",
+    "rare_vocabulary": "rare words",
+    "function_words": "habitual filler words",
+    "sentence_length": "unusual sentence length",
+    "layout": "line-break habits",
+    "formats": "unusual number and date formats",
+    "misspellings": "misspellings",
+    "greetings": "greetings and sign-offs",
+    "invisible": "invisible characters",
+}
+
+
+def describe_markers(families: Iterable[str]) -> str:
+    words = []
+    for family in families:
+        phrase = FAMILY_WORDS.get(family, family.replace("_", " "))
+        if phrase not in words:
+            words.append(phrase)
+    return ", ".join(words[:6])
+
+
+def build_messages(window: str, marker_families: Iterable[str], keep: Iterable[str]) -> list[dict]:
+    markers = describe_markers(marker_families) or "personal habits of style"
+    keep_list = ", ".join(list(dict.fromkeys(keep))[:12])
+    request = f"Rewrite this text in a plain, neutral style. Remove: {markers}.\n"
+    if keep_list:
+        request += f"Keep exactly: {keep_list}\n"
+    request += f"\nText:\n{window}"
+    return [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": EXAMPLE_USER},
+        {"role": "assistant", "content": EXAMPLE_ASSISTANT},
+        {"role": "user", "content": request},
+    ]
+
+
+def prefix_messages() -> list[dict]:
+    """The part of every prompt that never changes (worth caching in the engine)."""
+    return [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": EXAMPLE_USER},
+        {"role": "assistant", "content": EXAMPLE_ASSISTANT},
+    ]

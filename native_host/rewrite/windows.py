@@ -1,0 +1,117 @@
+"""Cutting a text into pieces the model rewrites one at a time, and putting it back together.
+
+A text is a list of `Piece`s whose concatenation is exactly the input: sentences (rewritable) and the
+whitespace / paragraph breaks between them (kept as is), so order and layout survive by construction.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# A small model paraphrases short inputs best; longer windows drift and truncate.
+MAX_WINDOW_WORDS = 60
+
+# Sentence end: . ! ? … (plus closing quotes/brackets), then whitespace, then something that can start
+# a sentence. Abbreviations like "e.g." or "Mr." followed by a capital are rare enough to accept.
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*(\s+)(?=[\"'“‘(\[]*[A-Z0-9À-Ý@#*-])")
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n\s*|\n")
+_ABBREVIATIONS = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof|St|vs|etc|e\.g|i\.e|Jr|Sr|No|Fig)\.$")
+
+
+@dataclass(frozen=True)
+class Piece:
+    text: str
+    start: int  # offset in the text the pieces were cut from
+    rewritable: bool  # False for separators and code
+
+
+def split_sentences(paragraph: str, offset: int = 0) -> list[Piece]:
+    pieces: list[Piece] = []
+    cursor = 0
+    for match in _SENTENCE_BREAK.finditer(paragraph):
+        gap_start, gap_end = match.span(1)
+        if _ABBREVIATIONS.search(paragraph[cursor:gap_start]):
+            continue
+        pieces.append(Piece(paragraph[cursor:gap_start], offset + cursor, True))
+        pieces.append(Piece(paragraph[gap_start:gap_end], offset + gap_start, False))
+        cursor = gap_end
+    if cursor < len(paragraph):
+        pieces.append(Piece(paragraph[cursor:], offset + cursor, True))
+    return pieces
+
+
+def split_pieces(text: str) -> list[Piece]:
+    """Sentences and separators; fenced code blocks and blank-only lines are never rewritable."""
+    pieces: list[Piece] = []
+    cursor = 0
+    # Fenced code is kept whole so no window ever cuts through it.
+    blocks = re.split(r"(```.*?```)", text, flags=re.DOTALL)
+    for block in blocks:
+        if block.startswith("```") and block.endswith("```") and len(block) >= 6:
+            pieces.append(Piece(block, cursor, False))
+            cursor += len(block)
+            continue
+        local = 0
+        for br in _PARAGRAPH_BREAK.finditer(block):
+            para = block[local : br.start()]
+            pieces.extend(_paragraph_pieces(para, cursor + local))
+            pieces.append(Piece(br.group(0), cursor + br.start(), False))
+            local = br.end()
+        pieces.extend(_paragraph_pieces(block[local:], cursor + local))
+        cursor += len(block)
+    return [p for p in pieces if p.text]
+
+
+def _paragraph_pieces(paragraph: str, offset: int) -> list[Piece]:
+    stripped = paragraph.strip()
+    if not stripped:
+        return [Piece(paragraph, offset, False)] if paragraph else []
+    lead = len(paragraph) - len(paragraph.lstrip())
+    trail = len(paragraph.rstrip())
+    out: list[Piece] = []
+    if lead:
+        out.append(Piece(paragraph[:lead], offset, False))
+    out.extend(split_sentences(paragraph[lead:trail], offset + lead))
+    if trail < len(paragraph):
+        out.append(Piece(paragraph[trail:], offset + trail, False))
+    return out
+
+
+@dataclass(frozen=True)
+class Window:
+    """Consecutive pieces rewritten together (never across a paragraph break)."""
+
+    first: int  # index of the first piece
+    last: int  # index of the last piece (inclusive)
+    text: str
+
+
+def group_windows(pieces: list[Piece], selected: set[int], max_words: int = MAX_WINDOW_WORDS) -> list[Window]:
+    """Group selected rewritable pieces into windows of neighbouring sentences in one paragraph.
+
+    A window grows while the next piece is a plain space or a selected sentence and it stays under
+    `max_words`; a newline, an unselected sentence or code ends it.
+    """
+    windows: list[Window] = []
+    i = 0
+    while i < len(pieces):
+        if i not in selected or not pieces[i].rewritable:
+            i += 1
+            continue
+        first = last = i
+        words = len(pieces[i].text.split())
+        j = i + 1
+        while j + 1 < len(pieces):
+            gap, nxt = pieces[j], pieces[j + 1]
+            if gap.rewritable or "\n" in gap.text or (j + 1) not in selected or not nxt.rewritable:
+                break
+            nxt_words = len(nxt.text.split())
+            if words + nxt_words > max_words:
+                break
+            words += nxt_words
+            last = j + 1
+            j += 2
+        windows.append(Window(first, last, "".join(p.text for p in pieces[first : last + 1])))
+        i = last + 1
+    return windows

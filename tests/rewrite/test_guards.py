@@ -1,0 +1,212 @@
+"""Each guard on tiny texts: cases that must pass and cases that must fail."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from native_host.rewrite import guards
+
+
+def _spans(text):
+    from native_host.style import protected_spans
+
+    return protected_spans(text)
+
+
+# -- wrappers and chatter ----------------------------------------------------------------------------
+
+SOURCE = "We meet at noon on Friday."
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ('"We will meet at noon on Friday."', "We will meet at noon on Friday."),
+        ("“We will meet at noon on Friday.”", "We will meet at noon on Friday."),
+        ("Here is the rewritten text:\nWe will meet at noon on Friday.", "We will meet at noon on Friday."),
+        ('Rewritten text:\n"We will meet at noon on Friday."', "We will meet at noon on Friday."),
+        ("```\nWe will meet at noon on Friday.\n```", "We will meet at noon on Friday."),
+        ("  We will meet at noon on Friday.  ", "We will meet at noon on Friday."),
+        # Not a wrapper: two quoted parts, not one pair around everything.
+        ('"Yes" she said, "noon"', '"Yes" she said, "noon"'),
+    ],
+)
+def test_strip_wrappers(raw, expected):
+    assert guards.strip_wrappers(raw, SOURCE) == expected
+
+
+def test_strip_wrappers_keeps_quotes_the_source_had():
+    assert guards.strip_wrappers('"Stop."', '"Halt."') == '"Stop."'
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [
+        "We will meet at noon on Friday.",
+        "Here is the plan: we meet at noon on Friday.",  # "here is" inside the user's own sentence
+        "Of the options, Friday at noon works.",
+    ],
+)
+def test_chatter_passes_plain_rewrites(candidate):
+    assert guards.check_chatter(candidate, SOURCE).ok
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [
+        "Sure, here is the rewritten text: We meet at noon on Friday.",
+        "Certainly! We meet at noon on Friday.",
+        "Here's a rewritten version of the text: We meet at noon on Friday.",
+        "We meet at noon on Friday. Let me know if you need anything else.",
+        "We meet at noon on Friday.\n(Note: I removed the slang.)",
+        "As an AI language model, I rewrote it: we meet at noon on Friday.",
+        "I have rewritten the sentence to be neutral.",
+        "",
+    ],
+)
+def test_chatter_rejects_assistant_talk(candidate):
+    assert not guards.check_chatter(candidate, SOURCE).ok
+
+
+def test_chatter_allowed_when_the_source_says_it_too():
+    source = "Sure, I can come. Let me know if Friday works."
+    assert guards.check_chatter("Sure, I can come. Let me know if Friday suits you.", source).ok
+
+
+# -- length -------------------------------------------------------------------------------------------
+
+LONG = "The committee will review every application that arrives before the end of the month."
+
+
+def test_length_passes_similar_lengths():
+    assert guards.check_length(
+        "All applications received before month end will be reviewed by the committee.", LONG
+    ).ok
+
+
+@pytest.mark.parametrize("candidate", ["The committee reviews.", LONG + " " + LONG])
+def test_length_rejects_truncation_and_rambling(candidate):
+    assert not guards.check_length(candidate, LONG).ok
+
+
+def test_length_short_sources_use_an_absolute_margin():
+    assert guards.check_length("Thanks a lot.", "Thx!").ok
+    assert not guards.check_length("Thank you so very much for all of the help you gave me today.", "Thx!").ok
+
+
+# -- protected tokens ---------------------------------------------------------------------------------
+
+PROTECTED_SOURCE = (
+    "Ask Dana Whitfield at dana@example.org or @dwhit about the 3.5% fee, see https://example.org/fees. "
+    "Run `pip install fantasma` first."
+)
+
+
+def test_protected_tokens_found():
+    tokens = guards.protected_tokens(PROTECTED_SOURCE, ("fee schedule",), _spans(PROTECTED_SOURCE))
+    for token in [
+        "Dana",
+        "Whitfield",
+        "dana@example.org",
+        "@dwhit",
+        "3.5",
+        "https://example.org/fees",
+        "`pip install fantasma`",
+    ]:
+        assert token in tokens, token
+    assert "fee schedule" not in tokens  # a term the text does not contain requires nothing
+    assert "Ask" not in tokens and "Run" not in tokens  # sentence-initial words are not names
+
+
+def test_protected_passes_when_all_kept():
+    required = guards.protected_tokens(PROTECTED_SOURCE, (), _spans(PROTECTED_SOURCE))
+    candidate = (
+        "Contact Dana Whitfield (dana@example.org, @dwhit) regarding the 3.5% fee; details at "
+        "https://example.org/fees. First run `pip install fantasma`."
+    )
+    assert guards.check_protected(candidate, required).ok
+    assert guards.keep_rate(candidate, required) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("3.5%", "three and a half percent"),
+        ("dana@example.org", "her e-mail"),
+        ("https://example.org/fees", "the website"),
+        ("Whitfield", "whitfield"),
+        ("`pip install fantasma`", "pip install fantasma"),
+        ("@dwhit", "dwhit"),
+    ],
+)
+def test_protected_rejects_any_changed_token(old, new):
+    required = guards.protected_tokens(PROTECTED_SOURCE, (), _spans(PROTECTED_SOURCE))
+    candidate = PROTECTED_SOURCE.replace(old, new)
+    verdict = guards.check_protected(candidate, required)
+    assert not verdict.ok and "lost protected" in verdict.detail
+    assert guards.keep_rate(candidate, required) < 1.0
+
+
+def test_user_terms_and_repeated_tokens_count():
+    required = guards.protected_tokens("the blue widget and the blue widget", ("blue widget",))
+    assert required == Counter({"blue widget": 2})
+    assert not guards.check_protected("the blue widget and the other one", required).ok
+
+
+def test_sentence_initial_name_counts_when_seen_mid_sentence():
+    names = guards.capitalized_names("Paris is big. I love Paris. The city is old. NASA said so.")
+    assert names.count("Paris") == 2 and "The" not in names and "I" not in names and "NASA" in names
+
+
+# -- markers ------------------------------------------------------------------------------------------
+
+
+def _fake_counter(text: str) -> Counter:
+    # A stand-in counter with the same shape as the real one: family → number of spans.
+    return Counter({"punctuation": text.count("!"), "emoji": text.count(":)")}) - Counter()
+
+
+def test_no_new_markers_passes_when_markers_drop_or_stay():
+    source = _fake_counter("Great!! :)")
+    assert guards.check_no_new_markers("Great :)", source, _fake_counter).ok
+    assert guards.check_no_new_markers("Great.", source, _fake_counter).ok
+
+
+def test_no_new_markers_rejects_added_markers():
+    verdict = guards.check_no_new_markers("Great! :) :)", _fake_counter("Great."), _fake_counter)
+    assert not verdict.ok and "emoji +2" in verdict.detail and "punctuation +1" in verdict.detail
+
+
+def test_no_new_markers_with_the_real_analyzer():
+    from native_host.rewrite.pipeline import count_markers
+
+    source = "We will meet at noon on Friday to review the budget."
+    assert guards.check_no_new_markers(
+        "We meet at noon on Friday to go over the budget.", count_markers(source), count_markers
+    ).ok
+    assert not guards.check_no_new_markers(
+        "We meet at noon on Friday — lol — to go over the budget!!! 😀", count_markers(source), count_markers
+    ).ok
+
+
+# -- meaning ------------------------------------------------------------------------------------------
+
+
+def test_similarity_threshold():
+    assert guards.check_similarity(0.91).ok
+    assert guards.check_similarity(guards.MIN_SIMILARITY).ok
+    assert not guards.check_similarity(0.62).ok
+
+
+def test_similarity_with_the_real_embedder(embedder_model_dir):
+    from native_host.rewrite.embedder import Embedder
+
+    embedder = Embedder(embedder_model_dir)
+    source = "The meeting has been moved to Friday at noon because the room is booked on Thursday."
+    paraphrase = "Because the room is booked on Thursday, the meeting moved to Friday at noon."
+    drift = "The weather on Friday should be sunny with light wind."
+    sims = embedder.similarities(source, [paraphrase, drift])
+    assert guards.check_similarity(sims[0]).ok
+    assert not guards.check_similarity(sims[1]).ok
