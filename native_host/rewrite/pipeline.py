@@ -14,6 +14,7 @@ neutralizer and says why in `reason`.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import itertools
@@ -412,16 +413,19 @@ def _rewrite_window(
         for i in range(options.candidates)
     ]
 
+    _warm_prefix(engine)
     t = time.perf_counter()
+    # Greedy alone: the engine's prompt-lookup speculation makes copying-heavy rewrites fast.
+    results = [engine.generate(prompt_ids, gen_options[0], cancel=cancel)]
+    sampled = gen_options[1:]
     generate_batch = getattr(engine, "generate_batch", None)
-    if generate_batch is not None and len(gen_options) > 1:
-        results = generate_batch(prompt_ids, gen_options)
-    else:
-        results = []
-        for opts in gen_options:
-            results.append(engine.generate(prompt_ids, opts, cancel=cancel))
-            if cancel is not None and cancel.is_set():
-                break
+    if sampled and not (cancel is not None and cancel.is_set()):
+        if generate_batch is not None and len(sampled) > 1:
+            # One batch: each weight read serves every sampled candidate.
+            results.extend(generate_batch(prompt_ids, sampled, cancel=cancel))
+        else:
+            for opts in sampled:
+                results.append(engine.generate(prompt_ids, opts, cancel=cancel))
     timings["generate_s"] += time.perf_counter() - t
     if cancel is not None and cancel.is_set():
         raise _Cancelled
@@ -459,6 +463,15 @@ def _rewrite_window(
         reason = rejected[0] if rejected else "the model produced no candidate"
         return WindowOutcome(index, source, source, "neutralizer", reason, None, rejected)
     return WindowOutcome(index, source, best[1], "llm", "", round(best[2], 4), rejected)
+
+
+def _warm_prefix(engine: Any) -> None:
+    """Cache the states after the fixed instructions once per engine (the engine dedupes by tokens)."""
+    warm = getattr(engine, "warm_prefix", None)
+    if warm is None:
+        return
+    with contextlib.suppress(Exception):  # only a speed-up; generation works without it
+        warm(engine.encode(engine.render_chat(prompt.prefix_messages(), add_generation_prompt=False)))
 
 
 def _cheap_guards(

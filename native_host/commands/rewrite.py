@@ -1,0 +1,87 @@
+"""`fantasma rewrite [FILE|-] [--strength light|medium|strong] [--json]`: remove the markers, keep the meaning."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from native_host.commands._io import InputError, read_text
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "rewrite",
+        help="rewrite a text so its author's habits are gone (local LLM, neutralizer fallback)",
+        description=(
+            "Rewrite a text with the local language model so the writing habits that identify you are "
+            "gone and the meaning stays. Falls back to the deterministic neutralizer, and says why, when "
+            "no model is installed or no candidate passes the checks."
+        ),
+    )
+    parser.add_argument(
+        "source", nargs="?", default="-", help="text file to rewrite, or - for stdin (default)"
+    )
+    parser.add_argument(
+        "--strength",
+        choices=("light", "medium", "strong"),
+        default="medium",
+        help="light: surface markers only (no model); medium: paraphrase sentences carrying markers; "
+        "strong: paraphrase everything (default: medium)",
+    )
+    parser.add_argument("--keep", action="append", default=[], metavar="TERM", help="a term to keep verbatim")
+    parser.add_argument("--candidates", type=int, default=3, help="candidates per window (default 3)")
+    parser.add_argument("--model-dir", type=Path, default=None, help="model dir (default: the installed one)")
+    parser.add_argument("--json", action="store_true", help="print the full result as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        text = read_text(args.source)
+    except InputError as exc:
+        print(f"fantasma rewrite: {exc}", file=sys.stderr)
+        return 2
+    from native_host.rewrite import RewriteOptions, rewrite
+
+    try:
+        options = RewriteOptions(
+            strength=args.strength,
+            protected_terms=tuple(args.keep),
+            candidates=args.candidates,
+            model_dir=args.model_dir,
+        )
+    except ValueError as exc:
+        print(f"fantasma rewrite: {exc}", file=sys.stderr)
+        return 2
+
+    def show_progress(event: dict) -> None:
+        if not args.quiet and sys.stderr.isatty():
+            print(
+                f"\r{event['stage']:>9} {event['fraction'] * 100:5.1f}%  {event['message'][:60]:<60}",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    result = rewrite(text, options, on_progress=show_progress)
+    if not args.quiet and sys.stderr.isatty():
+        print("\r" + " " * 80 + "\r", end="", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        return 0
+    print(result.text)
+    before, after = result.markers_before, result.markers_after
+    summary = (
+        f"[{result.path}] markers {before['count']} → {after['count']}, "
+        f"identifiability {before['score']} → {after['score']}"
+    )
+    if result.similarity is not None:
+        summary += f", meaning similarity {result.similarity:.3f}"
+    summary += f", {result.timings.get('total_s', 0):.1f} s"
+    print(summary, file=sys.stderr)
+    if result.reason:
+        print(f"note: {result.reason}", file=sys.stderr)
+    return 0
