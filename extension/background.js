@@ -1,0 +1,165 @@
+// Background: owns the native port, the menus, the commands, the badge and notifications.
+// Every incoming event goes through one switch to a small handler.
+
+import { NativeHost } from "./native.js";
+import { codePointToUtf16, extensionError } from "./protocol.js";
+import { loadSettings, rewriteOptions } from "./settings.js";
+
+const api = globalThis.browser ?? globalThis.chrome;
+const host = new NativeHost();
+
+const MENU_ANONYMIZE = "fantasma-anonymize";
+const MENU_MARKERS = "fantasma-markers";
+
+// ---- menus and commands ------------------------------------------------------------------------
+
+function createMenus() {
+  api.contextMenus.removeAll(() => {
+    api.contextMenus.create({ id: MENU_ANONYMIZE, title: api.i18n.getMessage("menuAnonymize"), contexts: ["editable"] });
+    api.contextMenus.create({ id: MENU_MARKERS, title: api.i18n.getMessage("menuMarkers"), contexts: ["editable"] });
+  });
+}
+
+/** The context menu: the frame that was right-clicked acts on the field it recorded. */
+export async function handleMenuClick(info, tab) {
+  const kind = info.menuItemId === MENU_ANONYMIZE ? "anonymize" : "markers";
+  await sendToTab(tab.id, { kind, focusedOnly: false }, { frameId: info.frameId ?? 0 });
+}
+
+/** The keyboard shortcut: every frame is asked; only the one holding focus in an editable acts. */
+export async function handleCommand(command, tab) {
+  const kind = command === "anonymize-field" ? "anonymize" : command === "show-markers" ? "markers" : null;
+  if (!kind) return;
+  const tabId = tab?.id ?? (await api.tabs.query({ active: true, currentWindow: true }))[0]?.id;
+  if (tabId != null) await sendToTab(tabId, { kind, focusedOnly: true });
+}
+
+async function sendToTab(tabId, message, options = {}) {
+  try {
+    await api.tabs.sendMessage(tabId, message, options);
+  } catch (err) {
+    // No content script there (browser pages, the web store): nothing we may edit.
+    notify(extensionError("no_field", "Fantasma cannot edit fields on this page."));
+  }
+}
+
+// ---- jobs from content scripts ---------------------------------------------------------------
+
+/** One content-script job per Port: request in, progress events and one result/error out. */
+function handleJobPort(port) {
+  const tabId = port.sender?.tab?.id;
+  const abort = new AbortController();
+  let finished = false;
+  port.onDisconnect.addListener(() => {
+    if (!finished) abort.abort();
+  });
+  port.onMessage.addListener(async (request) => {
+    const onProgress = (progress) => {
+      setBadge(tabId, progress.fraction == null ? "…" : `${Math.round(progress.fraction * 100)}%`);
+      safePost(port, { kind: "progress", progress });
+    };
+    setBadge(tabId, "…");
+    try {
+      const result = await runJob(request, { onProgress, signal: abort.signal });
+      setBadge(tabId, "");
+      safePost(port, { kind: "result", result });
+    } catch (error) {
+      setBadge(tabId, "!", "#c0392b");
+      if (request.notify !== false) notify(error);
+      safePost(port, { kind: "error", error: normalizeError(error) });
+    } finally {
+      finished = true;
+    }
+  });
+}
+
+async function runJob(request, opts) {
+  switch (request.kind) {
+    case "rewrite": {
+      const settings = await loadSettings();
+      return host.request("rewrite", { text: request.text, options: rewriteOptions(settings) }, opts);
+    }
+    case "analyze": {
+      const report = await host.request("analyze", { text: request.text }, opts);
+      return { ...report, findings: toUtf16Findings(request.text, report.findings ?? []) };
+    }
+    default:
+      throw extensionError("invalid_message", `unknown job kind ${request.kind}`);
+  }
+}
+
+/** Content scripts index strings in UTF-16 units; the host counts code points. */
+function toUtf16Findings(text, findings) {
+  return findings.map((f) =>
+    Number.isInteger(f.start) && Number.isInteger(f.end)
+      ? { ...f, start: codePointToUtf16(text, f.start), end: codePointToUtf16(text, f.end) }
+      : f,
+  );
+}
+
+function normalizeError(error) {
+  if (error && typeof error.code === "string") return { code: error.code, message: error.message };
+  return { code: "internal_error", message: String(error?.message ?? error) };
+}
+
+function safePost(port, message) {
+  try {
+    port.postMessage(message);
+  } catch {
+    // the tab went away; nothing to tell
+  }
+}
+
+// ---- badge and notifications -----------------------------------------------------------------
+
+function setBadge(tabId, text, color = "#5846b4") {
+  if (tabId == null) return;
+  api.action.setBadgeText({ tabId, text }).catch(() => {});
+  api.action.setBadgeBackgroundColor({ tabId, color }).catch(() => {});
+}
+
+function notify(error) {
+  const { message } = normalizeError(error);
+  api.notifications
+    .create({
+      type: "basic",
+      iconUrl: api.runtime.getURL("icons/icon128.png"),
+      title: api.i18n.getMessage("errorTitle"),
+      message,
+    })
+    .catch((err) => console.warn("fantasma: notification failed", err));
+}
+
+// ---- popup / options ---------------------------------------------------------------------------
+
+/** @returns {Promise<object>|undefined} undefined when the message is not for the background */
+function handlePanelMessage(message) {
+  switch (message?.kind) {
+    case "status":
+      return host.status();
+    case "notify":
+      notify(message.error);
+      return Promise.resolve({ ok: true });
+    default:
+      return undefined;
+  }
+}
+
+// ---- wiring ------------------------------------------------------------------------------------
+
+api.runtime.onInstalled.addListener(createMenus);
+api.runtime.onStartup?.addListener(createMenus);
+api.contextMenus.onClicked.addListener((info, tab) => void handleMenuClick(info, tab));
+api.commands.onCommand.addListener((command, tab) => void handleCommand(command, tab));
+api.runtime.onConnect.addListener((port) => {
+  if (port.name === "job") handleJobPort(port);
+});
+api.runtime.onMessage.addListener((message, _sender, sendResponse) => {
+  const reply = handlePanelMessage(message);
+  if (reply === undefined) return false;
+  reply.then(sendResponse, (err) => sendResponse({ error: normalizeError(err) }));
+  return true; // answered asynchronously
+});
+
+// The e2e tests call the same handlers the menu and the shortcut call (menus cannot be clicked headless).
+globalThis.fantasmaBackground = { handleMenuClick, handleCommand, host };

@@ -1,0 +1,54 @@
+// Content-script side of a job: one runtime Port to the background per request.
+"use strict";
+
+/**
+ * @param {{kind: "rewrite"|"analyze", text: string}} request
+ * @param {(progress: object) => void} [onProgress]
+ * @returns {Promise<object>} the host's result; rejects with {code, message}
+ */
+fantasma.runJob = function runJob(request, onProgress) {
+  return new Promise((resolve, reject) => {
+    const port = fantasma.api.runtime.connect({ name: "job" });
+    let settled = false;
+    port.onMessage.addListener((message) => {
+      if (message.kind === "progress") {
+        onProgress?.(message.progress);
+        return;
+      }
+      settled = true;
+      port.disconnect();
+      if (message.kind === "result") resolve(message.result);
+      else reject(message.error);
+    });
+    port.onDisconnect.addListener(() => {
+      if (!settled) reject({ code: "host_disconnected", message: "The extension's background stopped." });
+    });
+    port.postMessage(request);
+  });
+};
+
+/**
+ * Rewrites a field in place. Resolves to true when the field now holds the rewrite, false when the
+ * user declined the preview; rejects (and leaves the field untouched) on any failure.
+ * @param {HTMLElement} field
+ */
+fantasma.anonymizeField = async function anonymizeField(field) {
+  const original = fantasma.readField(field);
+  if (!original.trim()) return true; // nothing to anonymize; an empty post is the page's business
+  const indicator = fantasma.showIndicator(field);
+  let result;
+  try {
+    result = await fantasma.runJob({ kind: "rewrite", text: original }, (p) => indicator.update(p));
+  } finally {
+    indicator.remove();
+  }
+  if (!fantasma.sameText(fantasma.readField(field), original)) {
+    // The user kept typing while the host worked: their newer text wins, nothing is overwritten.
+    throw { code: "edit_failed", message: "The text changed while it was being rewritten; nothing was replaced." };
+  }
+  if (fantasma.settings.previewBeforeApply && !(await fantasma.confirmPreview(field, original, result.text))) {
+    return false;
+  }
+  if (!fantasma.sameText(result.text, original)) fantasma.replaceText(field, result.text);
+  return true;
+};

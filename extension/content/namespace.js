@@ -1,0 +1,50 @@
+// Content scripts are classic scripts (MV3 has no static ES-module content scripts), so they share one
+// namespace object in the extension's isolated world. Pages cannot see it.
+"use strict";
+
+globalThis.fantasma = globalThis.fantasma ?? {
+  /** @type {import("../protocol.js").EditorStrategy[]} ordered; the first that detects and verifies wins */
+  editors: [],
+  api: globalThis.browser ?? globalThis.chrome,
+};
+
+/** Text of a field as the user sees it (value for inputs, innerText for rich editors). */
+fantasma.readField = function readField(field) {
+  if (fantasma.isTextControl(field)) return field.value;
+  // innerText keeps line breaks the way the user sees them; it ends with an extra "\n" in some editors.
+  return field.innerText.replace(/\n$/, "");
+};
+
+fantasma.isTextControl = function isTextControl(el) {
+  if (!el || el.nodeType !== 1) return false;
+  if (el.localName === "textarea") return true;
+  if (el.localName !== "input") return false;
+  return ["text", "search", "url", "email", ""].includes((el.getAttribute("type") ?? "").toLowerCase());
+};
+
+fantasma.isPassword = function isPassword(el) {
+  return el?.localName === "input" && (el.getAttribute("type") ?? "").toLowerCase() === "password";
+};
+
+/** The editable element the user means: a text control, or the root of a contenteditable region. */
+fantasma.editableRoot = function editableRoot(node) {
+  let el = node?.nodeType === 1 ? node : node?.parentElement;
+  if (!el) return null;
+  if (fantasma.isTextControl(el)) return el.readOnly || el.disabled ? null : el;
+  if (!el.isContentEditable) return null;
+  while (el.parentElement?.isContentEditable) el = el.parentElement;
+  return el;
+};
+
+/** The focused editable in this document, looking through open shadow roots. */
+fantasma.focusedEditable = function focusedEditable(doc = document) {
+  let el = doc.activeElement;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+  return fantasma.editableRoot(el);
+};
+
+/** Compare texts the way editors store them: line endings and non-breaking spaces vary by editor. */
+fantasma.sameText = function sameText(a, b) {
+  const norm = (s) => s.replace(/\r\n?/g, "\n").replace(/\u00a0/g, " ").replace(/\n+$/, "");
+  return norm(a) === norm(b);
+};

@@ -1,0 +1,173 @@
+// In-page UI: a progress pill, a message bar (errors, blocked posts), the marker overlay and the preview
+// dialog. All of it lives in one shadow root per document so page CSS cannot restyle it.
+"use strict";
+
+const UI_CSS = `
+:host { all: initial; }
+.box { position: fixed; z-index: 2147483647; font: 13px/1.4 system-ui, sans-serif; color: #1d1b2e;
+  background: #fff; border: 1px solid #b9b3e0; border-radius: 6px; box-shadow: 0 2px 10px rgba(0,0,0,.18); }
+.pill { padding: 3px 9px; background: #5846b4; color: #fff; border: none; }
+.bar { padding: 8px 10px; max-width: 520px; display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+.bar.error { border-color: #c0392b; background: #fff4f2; }
+button { font: inherit; padding: 2px 10px; border-radius: 4px; border: 1px solid #8a80c8; background: #f4f2ff; cursor: pointer; }
+button.primary { background: #5846b4; color: #fff; border-color: #5846b4; }
+.panel { padding: 10px 12px; max-width: 560px; max-height: 60vh; overflow: auto; }
+.panel h2 { font-size: 14px; margin: 0 0 6px; }
+.text { white-space: pre-wrap; padding: 6px; background: #faf9ff; border-radius: 4px; margin-bottom: 8px; }
+mark { background: #ffe08a; border-bottom: 2px solid #e0a800; border-radius: 2px; cursor: help; }
+mark sup { font-size: 9px; color: #7a5b00; margin-left: 1px; }
+ol { margin: 0; padding-left: 22px; }
+li .family { color: #5846b4; font-weight: 600; }
+.row { display: flex; gap: 8px; justify-content: flex-end; margin-top: 8px; }
+.diff-old { color: #8a1f11; } .diff-new { color: #135e2a; }
+`;
+
+function uiRoot(doc) {
+  let host = doc.querySelector("fantasma-ui");
+  if (!host) {
+    host = doc.createElement("fantasma-ui");
+    host.attachShadow({ mode: "open" });
+    const style = doc.createElement("style");
+    style.textContent = UI_CSS;
+    host.shadowRoot.append(style);
+    (doc.body ?? doc.documentElement).append(host);
+  }
+  return host.shadowRoot;
+}
+
+function placeNear(box, field, below = true) {
+  const rect = field.getBoundingClientRect();
+  const view = field.ownerDocument.defaultView;
+  box.style.left = `${Math.max(4, Math.min(rect.left, view.innerWidth - 300))}px`;
+  const top = below ? rect.bottom + 4 : rect.top - 30;
+  box.style.top = `${Math.max(4, Math.min(top, view.innerHeight - 40))}px`;
+}
+
+function el(doc, tag, props = {}, children = []) {
+  const node = doc.createElement(tag);
+  Object.assign(node, props);
+  node.append(...children);
+  return node;
+}
+
+/** A small "Anonymizing… 40%" pill at the field's corner, fed by the host's progress events. */
+fantasma.showIndicator = function showIndicator(field) {
+  const doc = field.ownerDocument;
+  const pill = el(doc, "div", { className: "box pill", role: "status" });
+  pill.dataset.fantasma = "indicator";
+  pill.textContent = fantasma.t("rewriting");
+  uiRoot(doc).append(pill);
+  const rect = field.getBoundingClientRect();
+  pill.style.left = `${Math.max(4, rect.right - 140)}px`;
+  pill.style.top = `${Math.max(4, rect.bottom - 26)}px`;
+  return {
+    update(progress) {
+      const pct = typeof progress?.fraction === "number" ? ` ${Math.round(progress.fraction * 100)}%` : "";
+      const stage = progress?.message ?? progress?.stage ?? "";
+      pill.textContent = `${fantasma.t("rewriting")}${pct}${stage ? ` · ${stage}` : ""}`;
+    },
+    remove: () => pill.remove(),
+  };
+};
+
+/**
+ * A message bar under the field. `actions` are buttons; each closes the bar after its callback.
+ * @param {HTMLElement} field
+ * @param {{text: string, kind?: "error"|"info", actions?: {label: string, primary?: boolean, run: () => void}[]}} m
+ */
+fantasma.showMessage = function showMessage(field, { text, kind = "error", actions = [] }) {
+  const doc = field.ownerDocument;
+  const root = uiRoot(doc);
+  root.querySelector('[data-fantasma="message"]')?.remove();
+  const bar = el(doc, "div", { className: `box bar ${kind}`, role: "alert" });
+  bar.dataset.fantasma = "message";
+  bar.append(el(doc, "span", { textContent: text }));
+  const all = [...actions, { label: fantasma.t("dismiss"), run: () => {} }];
+  for (const action of all) {
+    const button = el(doc, "button", { textContent: action.label, className: action.primary ? "primary" : "" });
+    button.addEventListener("click", () => {
+      bar.remove();
+      action.run();
+    });
+    bar.append(button);
+  }
+  root.append(bar);
+  placeNear(bar, field);
+  return bar;
+};
+
+/**
+ * Highlights each marker in a copy of the field's text, with its reason on hover and in a numbered list.
+ * @param {HTMLElement} field
+ * @param {string} text the text that was analyzed
+ * @param {import("../protocol.js").Finding[]} findings
+ */
+fantasma.showMarkers = function showMarkers(field, text, findings) {
+  const doc = field.ownerDocument;
+  const root = uiRoot(doc);
+  root.querySelector('[data-fantasma="markers"]')?.remove();
+  const panel = el(doc, "div", { className: "box panel", role: "dialog" });
+  panel.dataset.fantasma = "markers";
+  panel.append(el(doc, "h2", { textContent: `${fantasma.t("menuMarkers")} (${findings.length})` }));
+  const spans = findings
+    .map((f, i) => ({ ...f, n: i + 1 }))
+    .filter((f) => Number.isInteger(f.start) && Number.isInteger(f.end) && f.end > f.start)
+    .sort((a, b) => a.start - b.start);
+  const body = el(doc, "div", { className: "text" });
+  let at = 0;
+  for (const f of spans) {
+    if (f.start < at) continue; // overlapping findings: the list below still shows every one
+    body.append(text.slice(at, f.start));
+    const mark = el(doc, "mark", { title: `${f.family}: ${f.reason}` }, [text.slice(f.start, f.end)]);
+    mark.append(el(doc, "sup", { textContent: String(f.n) }));
+    body.append(mark);
+    at = f.end;
+  }
+  body.append(text.slice(at));
+  panel.append(body);
+  if (findings.length === 0) panel.append(el(doc, "p", { textContent: fantasma.t("noMarkers") }));
+  const list = el(doc, "ol");
+  for (const f of findings) {
+    list.append(
+      el(doc, "li", {}, [el(doc, "span", { className: "family", textContent: f.family }), ` ${f.reason}`]),
+    );
+  }
+  panel.append(list);
+  const close = el(doc, "button", { textContent: fantasma.t("dismiss") });
+  close.addEventListener("click", () => panel.remove());
+  panel.append(el(doc, "div", { className: "row" }, [close]));
+  root.append(panel);
+  placeNear(panel, field);
+  doc.addEventListener("keydown", function onKey(e) {
+    if (e.key !== "Escape") return;
+    panel.remove();
+    doc.removeEventListener("keydown", onKey, true);
+  }, true);
+  return panel;
+};
+
+/** Shows original and rewrite; resolves true on Apply, false on Cancel. */
+fantasma.confirmPreview = function confirmPreview(field, original, rewritten) {
+  const doc = field.ownerDocument;
+  const root = uiRoot(doc);
+  const panel = el(doc, "div", { className: "box panel", role: "dialog" });
+  panel.dataset.fantasma = "preview";
+  panel.append(
+    el(doc, "h2", { textContent: fantasma.t("menuAnonymize") }),
+    el(doc, "div", { className: "text diff-old", textContent: original }),
+    el(doc, "div", { className: "text diff-new", textContent: rewritten }),
+  );
+  return new Promise((resolve) => {
+    const apply = el(doc, "button", { textContent: fantasma.t("apply"), className: "primary" });
+    const cancel = el(doc, "button", { textContent: fantasma.t("cancel") });
+    apply.addEventListener("click", () => (panel.remove(), resolve(true)));
+    cancel.addEventListener("click", () => (panel.remove(), resolve(false)));
+    panel.append(el(doc, "div", { className: "row" }, [cancel, apply]));
+    root.append(panel);
+    placeNear(panel, field);
+  });
+};
+
+fantasma.t = function t(key) {
+  return fantasma.api.i18n.getMessage(key) || key;
+};

@@ -1,0 +1,81 @@
+// Popup: host status (from hello) and the auto-rewrite toggles for all sites and for this site.
+import { INSTALL_COMMAND } from "../protocol.js";
+import { autoRewriteOn, loadSettings, saveSettings } from "../settings.js";
+
+const api = globalThis.browser ?? globalThis.chrome;
+const $ = (id) => document.getElementById(id);
+const t = (key) => api.i18n.getMessage(key) || key;
+
+function showStatus(status) {
+  let state = status?.state ?? "failed";
+  if (state === "connected" && status.loadingModel) state = "model_loading";
+  $("status").dataset.state = state;
+  $("install-command").hidden = state !== "not_installed";
+  $("install-command").textContent = INSTALL_COMMAND;
+  const detail = $("status-detail");
+  detail.textContent = "";
+  switch (state) {
+    case "connected": {
+      $("status-text").textContent = t("statusConnected");
+      const hello = status.hello;
+      if (hello) {
+        const model = hello.model?.loaded ? "model loaded" : hello.model?.available === false ? `no model (${hello.model.reason ?? "rule-based rewriting only"})` : "model loads on first use";
+        detail.textContent = `host ${hello.version} · ${hello.rewrite_path} · ${model}`;
+      }
+      break;
+    }
+    case "model_loading":
+      $("status-text").textContent = t("statusModelLoading");
+      break;
+    case "not_installed":
+      $("status-text").textContent = t("statusNotInstalled");
+      break;
+    case "checking":
+      $("status-text").textContent = t("statusChecking");
+      break;
+    default:
+      $("status-text").textContent = t("statusError");
+      detail.textContent = status?.error?.message ?? "";
+  }
+}
+
+async function currentHostname() {
+  const [tab] = await api.tabs.query({ active: true, currentWindow: true });
+  try {
+    const url = new URL(tab?.url ?? "");
+    return url.protocol.startsWith("http") ? url.hostname : "";
+  } catch {
+    return "";
+  }
+}
+
+async function init() {
+  $("auto-global-label").textContent = t("popupAutoGlobal");
+  $("auto-site-label").textContent = t("popupAutoSite");
+  $("open-options").textContent = t("popupOptions");
+  $("open-options").addEventListener("click", (e) => {
+    e.preventDefault();
+    api.runtime.openOptionsPage();
+  });
+  showStatus({ state: "checking" });
+
+  const settings = await loadSettings();
+  const hostname = await currentHostname();
+  $("site").textContent = hostname;
+  $("auto-global").checked = settings.autoRewrite;
+  $("auto-site").checked = hostname ? autoRewriteOn(settings, hostname) : false;
+  $("auto-site").disabled = !hostname;
+  $("auto-global").addEventListener("change", async (e) => {
+    await saveSettings({ autoRewrite: e.target.checked });
+    const fresh = await loadSettings();
+    if (hostname) $("auto-site").checked = autoRewriteOn(fresh, hostname);
+  });
+  $("auto-site").addEventListener("change", async (e) => {
+    const fresh = await loadSettings();
+    await saveSettings({ sites: { ...fresh.sites, [hostname]: e.target.checked } });
+  });
+
+  showStatus(await api.runtime.sendMessage({ kind: "status" }));
+}
+
+init();

@@ -1,0 +1,187 @@
+"""E2E fixtures: a local page server, Debian's Chromium with the unpacked extension, and the real host
+registered in the test profile's NativeMessagingHosts dir (Chromium reads it from the user data dir)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import struct
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, Playwright, Worker, sync_playwright
+
+from tests.e2e.server import PageServer
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+EXTENSION_DIR = ROOT / "extension"
+ARTIFACTS = ROOT / "tests" / "_artifacts"
+CHROMIUM = "/usr/bin/chromium"
+EXTENSION_ID = "folfajlldbfkhgchaeijigmkgemmkfnl"  # pinned by the manifest key (extension/IDENTITY.md)
+HOST_NAME = "org.fantasma.host"
+
+
+def register_host(user_data_dir: Path, fantasma_home: Path) -> Path:
+    """Writes a launcher running this interpreter's `-m native_host` and the Chromium host manifest."""
+    launcher = user_data_dir / "fantasma-host-launcher.sh"
+    launcher.write_text(
+        "#!/bin/sh\n"
+        f"export FANTASMA_HOME='{fantasma_home}'\n"
+        f"cd '{ROOT}'\n"
+        f"exec '{sys.executable}' -m native_host \"$@\"\n"
+    )
+    launcher.chmod(launcher.stat().st_mode | stat.S_IXUSR)
+    manifest_dir = user_data_dir / "NativeMessagingHosts"
+    manifest_dir.mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "name": HOST_NAME,
+        "description": "Fantasma local writing-style anonymizer (e2e test registration)",
+        "path": str(launcher),
+        "type": "stdio",
+        "allowed_origins": [f"chrome-extension://{EXTENSION_ID}/"],
+    }
+    path = manifest_dir / f"{HOST_NAME}.json"
+    path.write_text(json.dumps(manifest, indent=2))
+    return path
+
+
+def launch(pw: Playwright, user_data_dir: Path) -> BrowserContext:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/install-system-deps.sh (make test-install does)")
+    return pw.chromium.launch_persistent_context(
+        str(user_data_dir),
+        executable_path=CHROMIUM,
+        headless=True,
+        args=[
+            f"--load-extension={EXTENSION_DIR}",
+            f"--disable-extensions-except={EXTENSION_DIR}",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+        viewport={"width": 900, "height": 600},
+    )
+
+
+def service_worker(context: BrowserContext) -> Worker:
+    for worker in context.service_workers:
+        if worker.url.startswith(f"chrome-extension://{EXTENSION_ID}/"):
+            return worker
+    return context.wait_for_event(
+        "serviceworker", predicate=lambda w: w.url.startswith(f"chrome-extension://{EXTENSION_ID}/")
+    )
+
+
+class Browser:
+    """One Chromium with the extension; helpers act the way the menu and the shortcut do."""
+
+    def __init__(self, context: BrowserContext) -> None:
+        self.context = context
+        self.sw = service_worker(context)
+
+    def set_settings(self, **settings: object) -> None:
+        self.sw.evaluate("(s) => chrome.storage.local.clear().then(() => chrome.storage.local.set(s))", settings)
+
+    def menu(self, page: Page, selector: str, item: str) -> None:
+        """Right-clicks the field (the content script records it), then runs the menu's click handler."""
+        page.locator(selector).click(button="right")
+        self.sw.evaluate(
+            """async (item) => {
+              const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+              await fantasmaBackground.handleMenuClick({ menuItemId: item, frameId: 0 }, tab);
+            }""",
+            item,
+        )
+
+    def command(self, name: str) -> None:
+        """What the keyboard shortcut runs (browser-level shortcuts cannot be pressed headless)."""
+        self.sw.evaluate(
+            """async (name) => {
+              const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+              await fantasmaBackground.handleCommand(name, tab);
+            }""",
+            name,
+        )
+
+
+@pytest.fixture(scope="session")
+def playwright_instance() -> Iterator[Playwright]:
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[PageServer]:
+    srv = PageServer().start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def host_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("e2e_fantasma_home")
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFactory, host_home: Path) -> Iterator[Browser]:
+    """Chromium with the extension and the real host registered."""
+    user_data_dir = tmp_path_factory.mktemp("chromium_profile")
+    register_host(user_data_dir, host_home)
+    context = launch(playwright_instance, user_data_dir)
+    yield Browser(context)
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def browser_without_host(playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """Chromium with the extension and no host registered: what a user sees before installing."""
+    user_data_dir = tmp_path_factory.mktemp("chromium_profile_nohost")
+    context = launch(playwright_instance, user_data_dir)
+    yield Browser(context)
+    context.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    page = browser.context.new_page()
+    yield page
+    page.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+def host_request(home: Path, type_: str, params: dict, timeout: float = 120.0) -> dict:
+    """One request to the real host over real pipes; returns the final reply (the test's oracle)."""
+    env = {**os.environ, "FANTASMA_HOME": str(home)}
+    body = json.dumps({"id": "oracle", "type": type_, "params": params}).encode()
+    proc = subprocess.run(
+        [sys.executable, "-m", "native_host"],
+        input=struct.pack("=I", len(body)) + body,
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=timeout,
+    )
+    out = proc.stdout
+    replies = []
+    while out:
+        (n,) = struct.unpack("=I", out[:4])
+        replies.append(json.loads(out[4 : 4 + n]))
+        out = out[4 + n :]
+    finals = [r for r in replies if r.get("id") == "oracle" and r["type"] in ("result", "error")]
+    assert finals, f"host gave no reply: rc={proc.returncode} stderr={proc.stderr.decode()[-2000:]}"
+    return finals[0]
+
