@@ -341,7 +341,7 @@ def build_graph(
                 )
                 pending = mlp(g, h, i, config, weights, precision)
             if progress:
-                progress(i + 1, config.num_layers + 1, f"layers.{i}")
+                progress(i + 1, config.num_layers + 2, f"layers.{i}")
         hidden = g.op("Add", [pending, residual]) if pending is not None else residual
         hidden = last_positions(g, hidden, num_logits_to_keep)
         hidden = g.rms_norm(hidden, weights.get("model.norm.weight"), "model.norm.weight", eps)
@@ -351,7 +351,7 @@ def build_graph(
     logits = g.linear(hidden, lm_head, "lm_head.weight", precision)
     g.output(logits, "logits", TensorProto.FLOAT, ["batch", "num_logits_to_keep", config.vocab_size])
     if progress:
-        progress(config.num_layers + 1, config.num_layers + 1, "lm_head")
+        progress(config.num_layers + 1, config.num_layers + 2, "writing model.onnx")
     return g
 
 
@@ -404,6 +404,8 @@ def export(
     """Export a Llama HF dir or GGUF file to a model dir; returns the fantasma_model.json written."""
     source = Path(source)
     label = options.source_label or str(source)
+    if progress:
+        progress(0, 1, "reading checkpoint")
     if source.suffix.lower() == ".gguf":
         from export.gguf_source import GGUFTensors, open_gguf, special_ids_from_gguf, tokenizer_from_gguf
 
@@ -426,4 +428,6 @@ def export(
     graph = build_graph(config, weights, options.precision, progress, freq_divisors)
     meta = model_meta(config, options.precision, label, special)
     write_model_dir(out_dir, graph, tokenizer, meta)
+    if progress:
+        progress(config.num_layers + 2, config.num_layers + 2, "done")
     return meta
