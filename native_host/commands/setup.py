@@ -46,12 +46,31 @@ def _model_dir_ready(path: Path) -> bool:
     return (path / "model.onnx").is_file() and (path / "tokenizer.json").is_file()
 
 
+def _export_embedder(out_dir: Path) -> None:
+    from export.bert import export_embedder
+    from native_host.assets import minilm_dir
+
+    export_embedder(minilm_dir(), out_dir)
+
+
+def _embedder_ready(path: Path) -> bool:
+    from export.bert import embedder_ready
+
+    return embedder_ready(path)
+
+
 STEPS: list[SetupStep] = [
     SetupStep(
         "chat model SmolLM2-135M-Instruct (int4)",
         paths.default_model_dir,
         _export_default_llm,
         _model_dir_ready,
+    ),
+    SetupStep(
+        "meaning embedder all-MiniLM-L6-v2 (fp32)",
+        paths.embedder_dir,
+        _export_embedder,
+        _embedder_ready,
     ),
 ]
 

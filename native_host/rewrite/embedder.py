@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -69,6 +70,26 @@ class Embedder:
     def similarity(self, a: str, b: str) -> float:
         ea, eb = self.embed([a, b])
         return float(np.dot(ea, eb))
+
+    def embed_document(self, text: str, max_words: int = 150) -> np.ndarray:
+        """One unit vector for a text of any length: the word-weighted mean of its pieces' embeddings
+        (pieces of at most `max_words` words cut at sentence ends), so nothing past 256 tokens is lost."""
+        pieces: list[str] = []
+        current: list[str] = []
+        for sentence in re.split(r"(?<=[.!?])\s+", text.strip()):
+            if current and len(" ".join([*current, sentence]).split()) > max_words:
+                pieces.append(" ".join(current))
+                current = []
+            current.append(sentence)
+        if current:
+            pieces.append(" ".join(current))
+        vectors = self.embed(pieces)
+        weights = np.array([max(1, len(p.split())) for p in pieces], dtype=np.float32)
+        mean = (vectors * weights[:, None]).sum(axis=0)
+        return mean / max(float(np.linalg.norm(mean)), 1e-12)
+
+    def document_similarity(self, a: str, b: str) -> float:
+        return float(np.dot(self.embed_document(a), self.embed_document(b)))
 
     def similarities(self, reference: str, candidates: Sequence[str]) -> list[float]:
         """Cosine of each candidate against the reference, in one batched pass."""
