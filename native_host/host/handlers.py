@@ -1,0 +1,370 @@
+"""One small handler per message type (PROTOCOL.md §3), and the dispatch table that names them.
+
+A handler takes (params, ctx) and returns the `result` object, or raises ProtocolError. Handlers
+marked `immediate` run on the reader thread (answered even while a job runs); the others are jobs,
+run one at a time in arrival order by the worker.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import logging
+import os
+import threading
+import time
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Protocol
+
+from native_host import __version__
+from native_host.host import framing, schema
+from native_host.host.errors import ErrorCode, ProtocolError
+
+log = logging.getLogger("native_host.host")
+
+HOST_NAME = "org.fantasma.host"
+STRENGTHS = ("light", "medium", "strong")
+DEBUG_ENV = "FANTASMA_HOST_DEBUG"
+
+
+class Cancelled(Exception):
+    """Raised inside a job when its cancel event is set."""
+
+
+class HostControl(Protocol):
+    def cancel(self, target: str) -> bool: ...
+
+
+@dataclass
+class Context:
+    request_id: str
+    cancel: threading.Event
+    progress: Callable[[str, float | None, str], None]
+    host: HostControl
+
+    def check_cancelled(self) -> None:
+        if self.cancel.is_set():
+            raise Cancelled
+
+    def forward_progress(self, event: dict[str, Any]) -> None:
+        """Adapter for `on_progress(dict)` callbacks of the rewrite pipeline."""
+        fraction = event.get("fraction")
+        if not isinstance(fraction, int | float) or isinstance(fraction, bool):
+            fraction = None
+        self.progress(str(event.get("stage", "work")), fraction, str(event.get("message", "")))
+
+
+Handler = Callable[[dict[str, Any], Context], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Route:
+    handler: Handler
+    immediate: bool = False
+
+
+# --- the rewrite pipeline, if installed ---------------------------------------------------------
+
+
+def rewrite_module() -> tuple[ModuleType | None, str]:
+    """(native_host.rewrite, "") once it provides rewrite(); else (None, why). Checked per call, so the
+    host switches to the LLM path as soon as the module exists, without a protocol change."""
+    try:
+        module = importlib.import_module("native_host.rewrite")
+    except ModuleNotFoundError as exc:
+        if exc.name in ("native_host.rewrite", "native_host"):
+            return None, "the rewrite pipeline is not installed"
+        log.exception("native_host.rewrite failed to import")
+        return None, f"the rewrite pipeline failed to load ({exc})"
+    except Exception as exc:  # a bug there must not take analyze/neutralize down with it
+        log.exception("native_host.rewrite failed to import")
+        return None, f"the rewrite pipeline failed to load ({type(exc).__name__})"
+    if not callable(getattr(module, "rewrite", None)) or not hasattr(module, "RewriteOptions"):
+        return None, "the rewrite pipeline is not installed"
+    return module, ""
+
+
+def model_status() -> dict[str, Any]:
+    module, reason = rewrite_module()
+    if module is None:
+        return {"state": "not_installed", "reason": reason}
+    status_fn = getattr(module, "model_status", None)
+    if status_fn is None:
+        models = getattr(module, "models", None)
+        status_fn = getattr(models, "model_status", None)
+    if status_fn is None:
+        return {"state": "unknown"}
+    try:
+        return dict(status_fn())
+    except Exception as exc:
+        log.exception("model_status failed")
+        return {"state": "error", "reason": f"{type(exc).__name__}: {exc}"}
+
+
+def _is_model_error(exc: BaseException) -> bool:
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    return bool(names & {"ModelUnavailable", "ModelDirError", "EngineError"})
+
+
+# --- handlers ---------------------------------------------------------------------------------------
+
+
+def hello(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    wanted = params.get("protocol")
+    if wanted is not None and wanted != framing.PROTOCOL_VERSION:
+        raise ProtocolError(
+            ErrorCode.unsupported_protocol,
+            f"this host speaks protocol {framing.PROTOCOL_VERSION}, not {wanted!r}; update Fantasma",
+            {"supported": [framing.PROTOCOL_VERSION]},
+        )
+    module, _ = rewrite_module()
+    return {
+        "app": "fantasma",
+        "version": __version__,
+        "protocol": framing.PROTOCOL_VERSION,
+        "host": HOST_NAME,
+        "model": model_status(),
+        "rewrite_path": "llm" if module is not None else "neutralizer",
+        "limits": {
+            "max_incoming_bytes": framing.MAX_INCOMING_FRAME,
+            "max_frame_bytes": framing.MAX_OUTGOING_FRAME,
+        },
+        "types": sorted(routes()),
+    }
+
+
+def analyze(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    from native_host import style
+
+    text = schema.text(params)
+    use_profile = schema.boolean(params, "use_profile", default=True)
+    ctx.progress("analyze", None, "")
+    profile = _load_profile() if use_profile else None
+    return style.analyze(text, profile).to_json()
+
+
+def neutralize(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    from native_host import style
+
+    text = schema.text(params)
+    target = target_from_json(schema.obj(params, "target"))
+    ctx.progress("neutralize", None, "")
+    new_text, edits = style.neutralize(text, target)
+    return {"text": new_text, "edits": [edit.to_json() for edit in edits]}
+
+
+def rewrite(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    text = schema.text(params)
+    raw = schema.obj(params, "options") or {}
+    where = "params.options"
+    strength = schema.choice(raw, "strength", "medium", STRENGTHS, where)
+    target = target_from_json(schema.obj(raw, "target", where))
+    protected_terms = schema.string_list(raw, "protected_terms", where)
+    candidates = schema.integer(raw, "candidates", 2, 1, 8, where)
+    module, reason = rewrite_module()
+    if module is None:
+        return _rewrite_by_neutralizer(text, target, protected_terms, ctx, reason)
+    options = module.RewriteOptions(
+        strength=strength, target=target, protected_terms=protected_terms, candidates=candidates
+    )
+    try:
+        result = module.rewrite(text, options, on_progress=ctx.forward_progress, cancel=ctx.cancel)
+    except Exception as exc:
+        if _is_model_error(exc):
+            raise ProtocolError(ErrorCode.model_unavailable, str(exc) or type(exc).__name__) from exc
+        raise
+    ctx.check_cancelled()
+    return result.to_json()
+
+
+def cancel(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    target = params.get("target")
+    if not isinstance(target, str) or not target:
+        raise schema.invalid("params.target must be the id of the request to cancel")
+    return {"cancelled": ctx.host.cancel(target)}
+
+
+def profile_show(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    profile = _load_profile()
+    return {"profile": None if profile is None else _profile_json(profile)}
+
+
+def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    text = schema.text(params)
+    module = _profile_module()
+    ctx.progress("profile", None, "learning the sample")
+    try:
+        profile = module.add_sample(text)
+    except OSError as exc:
+        raise ProtocolError(
+            ErrorCode.storage_error, f"cannot save the profile: {exc.strerror or exc}"
+        ) from exc
+    return {"profile": _profile_json(profile)}
+
+
+def profile_clear(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    module = _profile_module()
+    try:
+        module.clear_profile()
+    except OSError as exc:
+        raise ProtocolError(
+            ErrorCode.storage_error, f"cannot delete the profile: {exc.strerror or exc}"
+        ) from exc
+    return {"cleared": True}
+
+
+def settings_get(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    from native_host import settings
+
+    return {"settings": settings.load_settings()}
+
+
+def settings_set(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    from native_host import settings
+
+    try:
+        return {"settings": settings.update_settings(params.get("settings"))}
+    except settings.SettingsError as exc:
+        raise schema.invalid(str(exc)) from exc
+    except settings.SettingsStorageError as exc:
+        raise ProtocolError(ErrorCode.storage_error, str(exc)) from exc
+
+
+def debug_sleep(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    """Tests only (FANTASMA_HOST_DEBUG=1): a slow, cancellable job with an optional large result."""
+    seconds = schema.number(params, "seconds", 1.0, 0.0, 60.0)
+    result_bytes = schema.integer(params, "result_bytes", 0, 0, 4_000_000)
+    start = time.monotonic()
+    step = 0
+    while (elapsed := time.monotonic() - start) < seconds:
+        ctx.check_cancelled()
+        if step % 10 == 0:
+            ctx.progress("sleep", min(1.0, elapsed / seconds) if seconds else 1.0, "")
+        step += 1
+        time.sleep(0.01)
+    return {"slept": round(time.monotonic() - start, 3), "payload": "x" * result_bytes}
+
+
+def routes() -> dict[str, Route]:
+    table = {
+        "hello": Route(hello, immediate=True),
+        "analyze": Route(analyze),
+        "neutralize": Route(neutralize),
+        "rewrite": Route(rewrite),
+        "cancel": Route(cancel, immediate=True),
+        "profile.show": Route(profile_show, immediate=True),
+        "profile.add": Route(profile_add),
+        "profile.clear": Route(profile_clear),
+        "settings.get": Route(settings_get, immediate=True),
+        "settings.set": Route(settings_set, immediate=True),
+    }
+    if os.environ.get(DEBUG_ENV) == "1":
+        table["debug.sleep"] = Route(debug_sleep)
+    return table
+
+
+# --- helpers ------------------------------------------------------------------------------------------
+
+
+def target_from_json(value: dict[str, Any] | None) -> Any:
+    """A `native_host.style.Target` from its JSON form; unknown keys are ignored, wrong types refused."""
+    if value is None:
+        return None
+    from native_host.style import Target
+
+    hints = typing.get_type_hints(Target)
+    kwargs: dict[str, Any] = {}
+    for field in dataclasses.fields(Target):
+        if field.name not in value:
+            continue
+        item = value[field.name]
+        hint = hints.get(field.name)
+        if typing.get_origin(hint) is typing.Literal:
+            if item not in typing.get_args(hint):
+                allowed = ", ".join(map(str, typing.get_args(hint)))
+                raise schema.invalid(f"target.{field.name} must be one of {allowed}")
+        elif isinstance(field.default, bool):
+            if not isinstance(item, bool):
+                raise schema.invalid(f"target.{field.name} must be true or false")
+        elif field.name == "families":
+            item = None if item is None else frozenset(schema.string_list(value, "families", "target"))
+        kwargs[field.name] = item
+    return Target(**kwargs)
+
+
+def _rewrite_by_neutralizer(
+    text: str, target: Any, protected_terms: tuple[str, ...], ctx: Context, reason: str
+) -> dict[str, Any]:
+    """The `rewrite` reply shape, served by the rule-based neutralizer (no LLM installed)."""
+    from native_host import style
+
+    started = time.perf_counter()
+    ctx.progress("neutralize", 0.0, "rewriting with rules (no language model)")
+    before = style.analyze(text)
+    ctx.check_cancelled()
+    _, edits = style.neutralize(text, target)
+    edits = [edit for edit in edits if not _touches_protected(text, edit.start, edit.end, protected_terms)]
+    new_text = _apply(text, edits)
+    after = style.analyze(new_text)
+    ctx.progress("neutralize", 1.0, "")
+    return {
+        "text": new_text,
+        "edits": [edit.to_json() for edit in edits],
+        "markers_before": len(before.findings),
+        "markers_after": len(after.findings),
+        "similarity": None,
+        "path": "neutralizer",
+        "reason": reason,
+        "timings": {"total_ms": round((time.perf_counter() - started) * 1000, 1)},
+    }
+
+
+def _touches_protected(text: str, start: int, end: int, terms: tuple[str, ...]) -> bool:
+    for term in terms:
+        pos = text.find(term)
+        while pos != -1:
+            if pos < end and start < pos + len(term):
+                return True
+            pos = text.find(term, pos + 1)
+    return False
+
+
+def _apply(text: str, edits: list[Any]) -> str:
+    out, pos = [], 0
+    for edit in sorted(edits, key=lambda e: e.start):
+        out.append(text[pos : edit.start])
+        out.append(edit.replacement)
+        pos = edit.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _profile_module() -> ModuleType:
+    try:
+        return importlib.import_module("native_host.style.profile")
+    except ModuleNotFoundError as exc:
+        raise ProtocolError(ErrorCode.internal_error, "the profile module is not installed") from exc
+
+
+def _load_profile() -> Any:
+    try:
+        module = importlib.import_module("native_host.style.profile")
+    except ModuleNotFoundError:
+        return None
+    try:
+        return module.load_profile()
+    except OSError as exc:
+        raise ProtocolError(
+            ErrorCode.storage_error, f"cannot read the profile: {exc.strerror or exc}"
+        ) from exc
+
+
+def _profile_json(profile: Any) -> dict[str, Any]:
+    for name in ("summary", "to_json"):
+        fn = getattr(profile, name, None)
+        if callable(fn):
+            return dict(fn())
+    return {"present": True}

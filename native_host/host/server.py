@@ -1,0 +1,169 @@
+"""The request loop: the reader (this thread) parses frames and answers immediate requests; one worker
+thread runs jobs in arrival order. `cancel` sets a job's event; generation checks it between tokens.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from native_host.host import framing, handlers, schema
+from native_host.host.errors import ErrorCode, ProtocolError
+
+log = logging.getLogger("native_host.host")
+
+PROGRESS_MESSAGE_CHARS = 500
+WORKER_JOIN_S = 10.0
+
+
+@dataclass
+class Job:
+    request_id: str
+    kind: str
+    params: dict[str, Any]
+    route: handlers.Route
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+
+class Host:
+    def __init__(self, reader: framing.FrameReader, writer: framing.FrameWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.routes = handlers.routes()
+        self._jobs: queue.Queue[Job | None] = queue.Queue()
+        self._active: dict[str, Job] = {}  # queued or running, by id
+        self._lock = threading.Lock()
+
+    # --- public ---------------------------------------------------------------------------------------
+
+    def serve(self) -> int:
+        worker = threading.Thread(target=self._work, name="job-worker", daemon=True)
+        worker.start()
+        for item in self.reader:
+            if isinstance(item, ProtocolError):
+                log.info("bad frame: %s", item.code.name)
+                self._send_error(None, item)
+            else:
+                self._on_message(item)
+        log.info("stdin closed; exiting")
+        with self._lock:
+            for job in self._active.values():
+                job.cancel.set()
+        self._jobs.put(None)
+        worker.join(WORKER_JOIN_S)
+        return 0
+
+    def cancel(self, target: str) -> bool:
+        with self._lock:
+            job = self._active.get(target)
+            if job is None:
+                return False
+            job.cancel.set()
+            return True
+
+    # --- reader side --------------------------------------------------------------------------------
+
+    def _on_message(self, message: Any) -> None:
+        try:
+            request_id, kind, params = schema.envelope(message)
+        except ProtocolError as exc:
+            echoed = message.get("id") if isinstance(message, dict) else None
+            self._send_error(echoed if _valid_id(echoed) else None, exc)
+            return
+        route = self.routes.get(kind)
+        if route is None:
+            self._send_error(
+                request_id, ProtocolError(ErrorCode.unknown_type, f"unknown message type {kind!r}")
+            )
+            return
+        log.info("request %s %s", _short(request_id), kind)
+        job = Job(request_id, kind, params, route)
+        if route.immediate:
+            self._run(job)
+            return
+        with self._lock:
+            if request_id in self._active:
+                duplicate = True
+            else:
+                duplicate = False
+                waiting = len(self._active)
+                self._active[request_id] = job
+        if duplicate:
+            self._send_error(
+                request_id,
+                ProtocolError(ErrorCode.duplicate_id, f"request {request_id!r} is still in flight"),
+            )
+            return
+        if waiting:
+            self._progress(request_id, "queued", None, f"waiting for {waiting} earlier job(s)")
+        self._jobs.put(job)
+
+    # --- worker side --------------------------------------------------------------------------------
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            self._run(job)
+
+    def _run(self, job: Job) -> None:
+        ctx = handlers.Context(
+            request_id=job.request_id,
+            cancel=job.cancel,
+            progress=lambda stage, fraction, message: self._progress(
+                job.request_id, stage, fraction, message
+            ),
+            host=self,
+        )
+        reply: dict[str, Any] | None = None
+        error: ProtocolError | None = None
+        try:
+            ctx.check_cancelled()
+            reply = job.route.handler(job.params, ctx)
+        except handlers.Cancelled:
+            pass
+        except ProtocolError as exc:
+            error = exc
+        except Exception as exc:
+            log.exception("handler %s failed", job.kind)
+            error = ProtocolError(
+                ErrorCode.internal_error, f"{job.kind} failed: {type(exc).__name__}; see host.log"
+            )
+        with self._lock:
+            # Decided under the lock that `cancel` also takes, so a `cancelled: true` answer always
+            # means this job ends with error `cancelled`.
+            cancelled = job.cancel.is_set()
+            self._active.pop(job.request_id, None)
+        if cancelled and not job.route.immediate:
+            self._send_error(job.request_id, ProtocolError(ErrorCode.cancelled, "cancelled"))
+        elif error is not None:
+            self._send_error(job.request_id, error)
+        else:
+            self.writer.send({"id": job.request_id, "type": "result", "result": reply})
+
+    # --- output -------------------------------------------------------------------------------------
+
+    def _progress(self, request_id: str, stage: str, fraction: float | None, message: str) -> None:
+        if fraction is not None:
+            fraction = min(1.0, max(0.0, float(fraction)))
+        self.writer.send(
+            {
+                "id": request_id,
+                "type": "progress",
+                "stage": stage[:64],
+                "fraction": fraction,
+                "message": message[:PROGRESS_MESSAGE_CHARS],
+            }
+        )
+
+    def _send_error(self, request_id: str | None, error: ProtocolError) -> None:
+        self.writer.send({"id": request_id, "type": "error", "error": error.to_json()})
+
+
+def _valid_id(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= schema.MAX_ID_CHARS
+
+
+def _short(request_id: str) -> str:
+    return request_id[:32]

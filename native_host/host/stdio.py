@@ -1,0 +1,63 @@
+"""Process setup for serving one browser port over stdin/stdout.
+
+stdout belongs to the protocol: its descriptor is duplicated for frames, then fd 1 and sys.stdout are
+pointed at stderr, so a stray print (ours or a library's, Python or C) can never corrupt the channel.
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import os
+import sys
+
+from native_host import __version__, paths
+from native_host.host import framing
+from native_host.host.server import Host
+
+LOG_BYTES = 1_000_000
+LOG_BACKUPS = 3
+
+
+def claim_stdout() -> int:
+    """A private descriptor for frames; fd 1 and sys.stdout now go to stderr."""
+    sys.stdout.flush()
+    frames_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    if sys.platform == "win32":  # pipes must not translate \n
+        import msvcrt
+
+        msvcrt.setmode(0, os.O_BINARY)
+        msvcrt.setmode(frames_fd, os.O_BINARY)
+    return frames_fd
+
+
+def setup_logging() -> None:
+    """stderr (the browser shows it in its own log) and a rotating host.log; never stdout."""
+    root = logging.getLogger()
+    root.setLevel(logging.INFO)
+    fmt = logging.Formatter("%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
+    stderr = logging.StreamHandler(sys.stderr)
+    stderr.setFormatter(fmt)
+    stderr.setLevel(logging.WARNING)
+    root.addHandler(stderr)
+    try:
+        log_dir = paths.log_dir()
+        log_dir.mkdir(parents=True, exist_ok=True)
+        file_handler = logging.handlers.RotatingFileHandler(
+            log_dir / "host.log", maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
+        )
+    except OSError as exc:  # a read-only home must not stop the host
+        logging.getLogger(__name__).warning("no log file: %s", exc)
+        return
+    file_handler.setFormatter(fmt)
+    root.addHandler(file_handler)
+
+
+def serve_stdio() -> int:
+    frames_fd = claim_stdout()
+    setup_logging()
+    logging.getLogger("native_host.host").info("fantasma-host %s starting (pid %d)", __version__, os.getpid())
+    host = Host(framing.FrameReader(framing.PipeSource(0)), framing.FrameWriter(frames_fd))
+    return host.serve()
