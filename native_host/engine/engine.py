@@ -277,10 +277,7 @@ class Engine:
                 # `pending` is chosen but not yet in the caches
                 context[used] = pending
                 used += 1
-                if stream.add(pending):
-                    break
-                if cancel is not None and cancel.is_set():
-                    stream.finish_reason = "cancelled"
+                if self._emit(stream, pending, cancel):
                     break
                 room = self.context_length - states.length - 1  # tokens that fit after `pending`
                 if room < 0:
@@ -302,12 +299,22 @@ class Engine:
                 for token in accepted:
                     context[used] = token
                     used += 1
-                    if stream.add(token):
+                    if self._emit(stream, token, cancel):
                         finished = True
                         break
                 if finished:
                     break
         return stream.result(len(prompt), stats.timings(len(stream.token_ids)))
+
+    @staticmethod
+    def _emit(stream: _Stream, token: int, cancel: threading.Event | None) -> bool:
+        """Add one token to the output; True when generation must end (finished or cancelled)."""
+        if stream.add(token):
+            return True
+        if cancel is not None and cancel.is_set():
+            stream.finish_reason = "cancelled"
+            return True
+        return False
 
     def _verify(
         self, pending: int, draft: list[int], states: States, sampler: Sampler, stats: _Stats

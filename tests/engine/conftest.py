@@ -1,0 +1,51 @@
+"""Engine fixtures: the embedded default model (SmolLM2-135M-Instruct, int4), exported once.
+
+The model dir is cached in pytest's cache dir under a key made of the exporter sources, so a change to
+export/ re-exports it and an unchanged tree reuses it across runs and test files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+
+from native_host.engine import Engine
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _exporter_digest() -> str:
+    digest = hashlib.sha1()
+    for path in sorted((REPO / "export").glob("*.py")):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@pytest.fixture(scope="session")
+def default_model_dir(request) -> Path:
+    from export.llama import export
+    from export.registry import ExportOptions
+    from native_host.assets import smollm2_gguf
+
+    root = Path(request.config.cache.mkdir("fantasma-default-model"))
+    out = root / _exporter_digest()
+    if not (out / "fantasma_model.json").is_file():
+        for stale in root.iterdir():
+            shutil.rmtree(stale, ignore_errors=True)
+        tmp = root / (out.name + ".partial")
+        export(smollm2_gguf(), tmp, ExportOptions())
+        tmp.rename(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def engine(default_model_dir) -> Engine:
+    return Engine.load(default_model_dir)
+
+
+@pytest.fixture(scope="session")
+def chat_prompt(engine) -> list[int]:
+    return engine.encode(engine.render_chat([{"role": "user", "content": "What is the capital of France?"}]))
