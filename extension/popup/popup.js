@@ -8,7 +8,8 @@ const t = (key) => api.i18n.getMessage(key) || key;
 
 function showStatus(status) {
   let state = status?.state ?? "failed";
-  if (state === "connected" && status.loadingModel) state = "model_loading";
+  const model = status?.hello?.model ?? {};
+  if (state === "connected" && (status.loadingModel || model.state === "loading")) state = "model_loading";
   $("status").dataset.state = state;
   $("install-command").hidden = state !== "not_installed";
   $("install-command").textContent = INSTALL_COMMAND;
@@ -18,10 +19,7 @@ function showStatus(status) {
     case "connected": {
       $("status-text").textContent = t("statusConnected");
       const hello = status.hello;
-      if (hello) {
-        const model = hello.model?.loaded ? "model loaded" : hello.model?.available === false ? `no model (${hello.model.reason ?? "rule-based rewriting only"})` : "model loads on first use";
-        detail.textContent = `host ${hello.version} · ${hello.rewrite_path} · ${model}`;
-      }
+      if (hello) detail.textContent = `host ${hello.version} · ${describeModel(model)}`;
       break;
     }
     case "model_loading":
@@ -37,6 +35,14 @@ function showStatus(status) {
       $("status-text").textContent = t("statusError");
       detail.textContent = status?.error?.message ?? "";
   }
+}
+
+/** hello.model is the rewrite package's model_status(): `loaded`/`state`, maybe a `reason`. */
+function describeModel(model) {
+  if (model.loaded === true || model.state === "loaded") return "model loaded";
+  if (model.reason) return `rule-based rewriting only: ${model.reason}`;
+  if (model.available === false) return "rule-based rewriting only";
+  return "the model loads on first use";
 }
 
 async function currentHostname() {

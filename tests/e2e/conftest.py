@@ -9,6 +9,7 @@ import stat
 import struct
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -164,24 +165,33 @@ def artifacts() -> Path:
 
 
 def host_request(home: Path, type_: str, params: dict, timeout: float = 120.0) -> dict:
-    """One request to the real host over real pipes; returns the final reply (the test's oracle)."""
+    """One request to the real host over real pipes; returns the final reply (the test's oracle).
+    stdin stays open until the reply is in: EOF would cancel the job (PROTOCOL.md §1)."""
     env = {**os.environ, "FANTASMA_HOME": str(home)}
     body = json.dumps({"id": "oracle", "type": type_, "params": params}).encode()
-    proc = subprocess.run(
+    proc = subprocess.Popen(
         [sys.executable, "-m", "native_host"],
-        input=struct.pack("=I", len(body)) + body,
-        capture_output=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
         env=env,
         cwd=ROOT,
-        timeout=timeout,
     )
-    out = proc.stdout
-    replies = []
-    while out:
-        (n,) = struct.unpack("=I", out[:4])
-        replies.append(json.loads(out[4 : 4 + n]))
-        out = out[4 + n :]
-    finals = [r for r in replies if r.get("id") == "oracle" and r["type"] in ("result", "error")]
-    assert finals, f"host gave no reply: rc={proc.returncode} stderr={proc.stderr.decode()[-2000:]}"
-    return finals[0]
-
+    timer = threading.Timer(timeout, proc.kill)
+    timer.start()
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(struct.pack("=I", len(body)) + body)
+        proc.stdin.flush()
+        while True:
+            head = proc.stdout.read(4)
+            assert len(head) == 4, f"host closed its output early (rc={proc.poll()})"
+            (n,) = struct.unpack("=I", head)
+            reply = json.loads(proc.stdout.read(n))
+            if reply.get("id") == "oracle" and reply["type"] in ("result", "error"):
+                return reply
+    finally:
+        timer.cancel()
+        if proc.stdin:
+            proc.stdin.close()
+        proc.wait(timeout=10)

@@ -7,7 +7,7 @@ fantasma.snapshot = function snapshot(field) {
   if (fantasma.isTextControl(field)) {
     return { value: field.value, start: field.selectionStart, end: field.selectionEnd };
   }
-  return { html: field.innerHTML };
+  return { nodes: [...field.childNodes].map((node) => node.cloneNode(true)) };
 };
 
 fantasma.restore = function restore(field, snap) {
@@ -31,8 +31,10 @@ fantasma.restore = function restore(field, snap) {
     }
     return;
   }
-  if (field.innerHTML !== snap.html) {
-    field.innerHTML = snap.html;
+  const same =
+    field.childNodes.length === snap.nodes.length && snap.nodes.every((node, i) => node.isEqualNode(field.childNodes[i]));
+  if (!same) {
+    field.replaceChildren(...snap.nodes.map((node) => node.cloneNode(true)));
     field.dispatchEvent(new Event("input", { bubbles: true }));
   }
 };

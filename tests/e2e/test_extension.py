@@ -1,0 +1,165 @@
+"""The extension with the real host: in-place rewrite in each editor kind, undo, auto-rewrite before
+posting, the marker overlay and the popup. The context menu cannot be clicked headless, so the tests
+right-click the field (the content script records it) and call the background's menu handler."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import EXTENSION_ID, Browser, host_request
+from tests.e2e.server import PageServer
+
+ORIGINAL = "Honestly, I realise this colour is gorgeous!!! :) Cheers, mate. I'll send it tomorrow, innit."
+MESSAGE = 'fantasma-ui [data-fantasma="message"]'
+
+
+@pytest.fixture(scope="module")
+def light(host_home: Path) -> str:
+    """What the host itself returns for ORIGINAL at strength light: the oracle for in-place edits."""
+    reply = host_request(host_home, "rewrite", {"text": ORIGINAL, "options": {"strength": "light"}})
+    assert reply["type"] == "result", reply
+    rewritten = reply["result"]["text"]
+    assert rewritten != ORIGINAL, "the sample text must contain markers the neutralizer changes"
+    return rewritten
+
+
+@pytest.fixture
+def light_settings(browser: Browser) -> None:
+    browser.set_settings(strength="light")
+
+
+def test_popup_shows_connected_host(browser: Browser, artifacts: Path) -> None:
+    page = browser.context.new_page()
+    page.set_viewport_size({"width": 340, "height": 230})
+    page.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html")
+    expect(page.locator("#status")).to_have_attribute("data-state", "connected", timeout=15_000)
+    expect(page.locator("#status-detail")).to_contain_text("host 0.1.0")
+    expect(page.locator("#auto-global")).not_to_be_checked()  # auto-rewrite is off by default
+    page.screenshot(path=str(artifacts / "popup.png"))
+    page.close()
+
+
+def test_textarea_rewritten_in_place_and_undo_restores(
+    browser: Browser, page: Page, server: PageServer, light: str, light_settings: None
+) -> None:
+    page.goto(server.url("textarea.html"))
+    page.fill("#field", ORIGINAL)
+    browser.menu(page, "#field", "fantasma-anonymize")
+    expect(page.locator("#field")).to_have_value(light, timeout=15_000)
+    page.locator("#field").press("Control+z")
+    expect(page.locator("#field")).to_have_value(ORIGINAL)
+
+
+def test_host_default_strength(browser: Browser, page: Page, server: PageServer, host_home: Path) -> None:
+    """No strength in the request: whatever the host does by default, the field shows exactly that."""
+    browser.set_settings()
+    oracle = host_request(host_home, "rewrite", {"text": ORIGINAL})
+    page.goto(server.url("textarea.html"))
+    page.fill("#field", ORIGINAL)
+    browser.menu(page, "#field", "fantasma-anonymize")
+    if oracle["type"] == "result":
+        expect(page.locator("#field")).to_have_value(oracle["result"]["text"], timeout=120_000)
+    else:  # e.g. model_unavailable: the field stays as it was and the host's message is shown
+        expect(page.locator(MESSAGE)).to_contain_text(oracle["error"]["message"], timeout=120_000)
+        expect(page.locator("#field")).to_have_value(ORIGINAL)
+
+
+def test_react_controlled_textarea_notices(
+    browser: Browser, page: Page, server: PageServer, light: str, light_settings: None
+) -> None:
+    page.goto(server.url("react.html"))
+    page.locator("#field").press_sequentially("x")  # typed like a user, so the component's state has it
+    page.fill("#field", ORIGINAL)
+    assert page.evaluate("appState.value") == ORIGINAL
+    browser.menu(page, "#field", "fantasma-anonymize")
+    expect(page.locator("#state")).to_have_text(light, timeout=15_000)
+    page.wait_for_timeout(150)  # several re-renders: a change the component missed would be reverted
+    expect(page.locator("#field")).to_have_value(light)
+    page.locator("#field").press("Control+z")
+    expect(page.locator("#state")).to_have_text(ORIGINAL)
+
+
+def test_contenteditable_rewritten_and_undo(
+    browser: Browser, page: Page, server: PageServer, light: str, light_settings: None
+) -> None:
+    page.goto(server.url("contenteditable.html"))
+    page.locator("#field").click()
+    page.keyboard.insert_text(ORIGINAL)
+    browser.menu(page, "#field", "fantasma-anonymize")
+    field = page.locator("#field")
+    expect(field).to_have_text(light, timeout=15_000)
+    field.press("Control+z")
+    expect(field).to_have_text(ORIGINAL)
+
+
+def test_iframe_field_via_keyboard_shortcut_command(
+    browser: Browser, page: Page, server: PageServer, light: str, light_settings: None
+) -> None:
+    page.goto(server.url("iframe.html"))
+    inner = page.frame_locator("#frame").locator("#field")
+    inner.fill(ORIGINAL)
+    inner.focus()
+    browser.command("anonymize-field")
+    expect(inner).to_have_value(light, timeout=15_000)
+
+
+def test_auto_rewrite_posts_rewritten_text(
+    browser: Browser, page: Page, server: PageServer, light: str
+) -> None:
+    browser.set_settings(strength="light", autoRewrite=True)
+    server.clear()
+    page.goto(server.url("form.html"))
+    page.fill("#field", ORIGINAL)
+    with page.expect_navigation(timeout=15_000):
+        page.locator("#field").press("Enter")  # the page's own Enter-to-send
+    assert server.posts == [{"message": light}]
+
+    # The send button (form submit) is intercepted the same way.
+    server.clear()
+    page.goto(server.url("form.html"))
+    page.fill("#field", ORIGINAL)
+    with page.expect_navigation(timeout=15_000):
+        page.click("#send")
+    assert server.posts == [{"message": light}]
+
+
+def test_auto_rewrite_skips_shift_enter_and_sites_turned_off(
+    browser: Browser, page: Page, server: PageServer
+) -> None:
+    browser.set_settings(strength="light", autoRewrite=True)
+    server.clear()
+    page.goto(server.url("form.html"))
+    page.fill("#field", "first line")
+    page.locator("#field").press("Shift+Enter")  # a new line, not a send
+    expect(page.locator("#field")).to_have_value("first line\n")
+    page.wait_for_timeout(300)
+    assert server.posts == []
+
+    # Per-site override: off on this site although on globally → the page posts the text as typed.
+    browser.set_settings(strength="light", autoRewrite=True, sites={"127.0.0.1": False})
+    server.clear()
+    page.goto(server.url("form.html"))
+    page.fill("#field", ORIGINAL)
+    with page.expect_navigation(timeout=15_000):
+        page.locator("#field").press("Enter")
+    assert server.posts == [{"message": ORIGINAL}]
+
+
+def test_marker_overlay_shows_each_marker_with_reason(
+    browser: Browser, page: Page, server: PageServer, host_home: Path, artifacts: Path
+) -> None:
+    report = host_request(host_home, "analyze", {"text": ORIGINAL})
+    assert report["type"] == "result", report
+    findings = report["result"]["findings"]
+    assert findings, "the sample text must have style markers"
+    page.goto(server.url("textarea.html"))
+    page.fill("#field", ORIGINAL)
+    browser.menu(page, "#field", "fantasma-markers")
+    overlay = page.locator('fantasma-ui [data-fantasma="markers"]')
+    expect(overlay.locator("li")).to_have_count(len(findings), timeout=15_000)
+    expect(overlay.locator("mark").first).to_be_visible()
+    page.screenshot(path=str(artifacts / "markers.png"))
+    expect(page.locator("#field")).to_have_value(ORIGINAL)  # showing markers never edits
