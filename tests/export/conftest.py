@@ -66,12 +66,11 @@ def tiny_llama_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_llama_tied_dir(tmp_path_factory) -> Path:
-    """Tied embeddings, plain rope, weights large enough that int4 noise rarely flips the argmax."""
+    """Tied embeddings, plain rope. initializer_range 0.1: at the default 0.02 greedy decoding of a
+    random tiny model collapses to one repeated token (a weak int4 check), at 0.2 the network is
+    chaotic and int4 noise (~8% relative per weight) is amplified into different predictions."""
     return save_tiny_llama(
-        tmp_path_factory.mktemp("tiny_llama_tied"),
-        tie_word_embeddings=True,
-        initializer_range=0.2,
-        rope_parameters={"rope_type": "default", "rope_theta": 500.0},
+        tmp_path_factory.mktemp("tiny_llama_tied"), tie_word_embeddings=True, initializer_range=0.1
     )
 
 
