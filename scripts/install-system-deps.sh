@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# System packages the tests need (Debian): Chromium for the end-to-end extension tests.
+# System packages the tests need (Debian): Chromium and Firefox ESR for the end-to-end extension tests.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v firefox-esr >/dev/null 2>&1 || need+=(firefox-esr)
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
