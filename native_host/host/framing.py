@@ -230,11 +230,12 @@ def frames_for(message: dict[str, Any], max_frame: int = MAX_OUTGOING_FRAME) -> 
         return [encode_frame(payload)]
     slices: list[str] = []
     pos = 0
-    size = max_frame // 4
+    budget = max_frame - _PART_OVERHEAD
     while pos < len(text):
+        size = budget  # optimistic (plain ASCII); halved while escaping makes the slice too big
         piece = text[pos : pos + size]
         # Escaping can grow a slice; shrink until the part frame fits.
-        while len(dumps(piece).encode("utf-8")) > max_frame - _PART_OVERHEAD:
+        while size > 1 and len(dumps(piece).encode("utf-8")) > budget:
             size = max(1, size // 2)
             piece = text[pos : pos + size]
         slices.append(piece)

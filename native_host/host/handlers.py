@@ -237,6 +237,10 @@ def debug_sleep(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     """Tests only (FANTASMA_HOST_DEBUG=1): a slow, cancellable job with an optional large result."""
     seconds = schema.number(params, "seconds", 1.0, 0.0, 60.0)
     result_bytes = schema.integer(params, "result_bytes", 0, 0, 4_000_000)
+    if schema.boolean(params, "stray_output", default=False):
+        # What a careless library might do; must land on stderr, never in the frame stream.
+        print("stray print from a job")
+        os.write(1, b"stray bytes written to fd 1\n")
     start = time.monotonic()
     step = 0
     while (elapsed := time.monotonic() - start) < seconds:

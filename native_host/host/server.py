@@ -26,6 +26,7 @@ class Job:
     params: dict[str, Any]
     route: handlers.Route
     cancel: threading.Event = field(default_factory=threading.Event)
+    started: bool = False
 
 
 class Host:
@@ -62,7 +63,11 @@ class Host:
             if job is None:
                 return False
             job.cancel.set()
-            return True
+            if job.started:
+                return True  # the worker replies `cancelled` when the handler stops
+            del self._active[target]  # still queued: the worker will skip it
+        self._send_error(target, ProtocolError(ErrorCode.cancelled, "cancelled before it started"))
+        return True
 
     # --- reader side --------------------------------------------------------------------------------
 
@@ -105,6 +110,10 @@ class Host:
 
     def _work(self) -> None:
         while (job := self._jobs.get()) is not None:
+            with self._lock:
+                if self._active.get(job.request_id) is not job:
+                    continue  # cancelled while queued; already answered
+                job.started = True
             self._run(job)
 
     def _run(self, job: Job) -> None:
