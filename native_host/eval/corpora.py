@@ -63,10 +63,26 @@ def find_corpus(name: str, manifest: list[dict]) -> dict:
 
 
 def unwrap(text: str) -> str:
-    """Join hard-wrapped lines inside paragraphs; paragraphs stay separated by a blank line."""
-    paragraphs = re.split(r"\n\s*\n", text.replace("\r\n", "\n"))
-    joined = (" ".join(line.strip() for line in p.splitlines() if line.strip()) for p in paragraphs)
-    return "\n\n".join(p for p in joined if p)
+    """Join hard-wrapped lines; a paragraph break is kept only after a sentence end.
+
+    Some corpus files separate every wrapped line by a blank line, so a blank line alone is no proof
+    of a paragraph: "cannot be\n\nprovided for" is one sentence.
+    """
+    blocks = re.split(r"\n\s*\n", text.replace("\r\n", "\n"))
+    paragraphs: list[str] = []
+    for block in blocks:
+        joined = " ".join(line.strip() for line in block.splitlines() if line.strip())
+        if not joined:
+            continue
+        continues = not re.search(r"[.!?:;\"”’)]$", paragraphs[-1]) if paragraphs else False
+        continues = continues or (
+            paragraphs and (joined[0].islower() or re.search(r"\b(?:Mr|Mrs|Dr|St)\.$", paragraphs[-1]))
+        )
+        if continues:
+            paragraphs[-1] += " " + joined
+        else:
+            paragraphs.append(joined)
+    return "\n\n".join(paragraphs)
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -91,6 +107,13 @@ def chunk_text(text: str, words: int = CHUNK_WORDS) -> list[str]:
     return chunks
 
 
+def _spread(n: int, k: int) -> list[int]:
+    """k indices spread evenly over range(n) (all of them when k >= n)."""
+    if k >= n:
+        return list(range(n))
+    return sorted({(2 * i + 1) * n // (2 * k) for i in range(k)})
+
+
 def split_corpus(
     corpus: dict,
     n_authors: int,
@@ -98,18 +121,26 @@ def split_corpus(
     train_per_author: int,
     root: Path | None = None,
 ) -> Split:
-    """The `n_authors` authors with the most text; for each, the last `test_per_author` chunks are the
-    test set and up to `train_per_author` chunks from the start the training set (so test text is never
-    seen in training)."""
+    """The `n_authors` authors with the most text, each with `test_per_author` test chunks and up to
+    `train_per_author` training chunks.
+
+    Both sets are spread evenly over the author's whole output (so neither is one document's topic),
+    and the chunks right next to a test chunk are left out of training, so no training text continues
+    a test text.
+    """
     root = root or corpora_root()
     by_author: dict[str, list[Chunk]] = defaultdict(list)
+    seen: set[str] = set()
     for entry in corpus.get("known", []):
         author = entry["author"]
         if "&" in author:  # jointly written texts would blur both authors' profiles
             continue
         path = root / entry["file"]
         text = path.read_text(encoding="utf-8", errors="replace")
-        by_author[author].extend(Chunk(corpus["id"], author, c, entry["file"]) for c in chunk_text(text))
+        for piece in chunk_text(text):
+            if piece not in seen:  # some corpora hold the same text twice (two editions of a paper)
+                seen.add(piece)
+                by_author[author].append(Chunk(corpus["id"], author, piece, entry["file"]))
     ranked = sorted(by_author, key=lambda a: (-len(by_author[a]), a))
     needed = test_per_author + 2
     usable = [a for a in ranked if len(by_author[a]) >= needed]
@@ -122,6 +153,11 @@ def split_corpus(
     test: list[Chunk] = []
     for author in authors:
         chunks = by_author[author]
-        test.extend(chunks[-test_per_author:])
-        train.extend(chunks[:-test_per_author][:train_per_author])
+        test_idx = set(_spread(len(chunks), test_per_author))
+        neighbours = {j for i in test_idx for j in (i - 1, i + 1)}
+        rest = [i for i in range(len(chunks)) if i not in test_idx and i not in neighbours]
+        if len(rest) < 2:  # short authors: give up the neighbour margin rather than the author
+            rest = [i for i in range(len(chunks)) if i not in test_idx]
+        test.extend(chunks[i] for i in sorted(test_idx))
+        train.extend(chunks[rest[j]] for j in _spread(len(rest), train_per_author))
     return Split(corpus["id"], authors, tuple(train), tuple(test))

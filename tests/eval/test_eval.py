@@ -1,0 +1,97 @@
+"""`fantasma eval` on a small slice: corpora, attackers and the report's structure."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from native_host.cli import main
+from native_host.eval.attackers import ATTACKERS
+from native_host.eval.corpora import CorpusError, chunk_text, find_corpus, load_manifest, split_corpus
+
+
+def test_corpus_names_and_split():
+    manifest = load_manifest()
+    assert find_corpus("federalist", manifest)["id"] == "federalist_papers"
+    assert find_corpus("brontes", manifest)["id"] == "bronte_sisters"
+    with pytest.raises(CorpusError, match="available"):
+        find_corpus("no_such_corpus", manifest)
+    split = split_corpus(find_corpus("federalist", manifest), 3, 4, 10)
+    assert split.authors == ("Hamilton", "Madison", "Jay")  # joint "Hamilton & Madison" texts excluded
+    assert len(split.test) == 12 and all(180 <= c.words <= 520 for c in split.test)
+    assert not {c.text for c in split.test} & {c.text for c in split.train}
+
+
+def test_chunks_unwrap_lines_and_cut_at_sentences():
+    text = ("This is a wrapped\nline of text. " * 60) + "\n\nTail."
+    chunks = chunk_text(text, words=50)
+    assert chunks and all("\n" not in c.replace("\n\n", "") for c in chunks)
+    assert all(c.endswith(".") for c in chunks)
+
+
+def test_attackers_identify_original_authors():
+    split = split_corpus(find_corpus("sotu", load_manifest()), 2, 6, 20)
+    train = [c.text for c in split.train], [c.author for c in split.train]
+    test = [c.text for c in split.test], [c.author for c in split.test]
+    for name, cls in ATTACKERS.items():
+        accuracy = cls().fit(*train).accuracy(*test)
+        assert accuracy >= 0.75, f"{name} is too weak to be a meaningful attacker ({accuracy})"
+
+
+def test_eval_small_slice_report(tmp_path, capsys, embedder_model_dir):
+    out = tmp_path / "report"
+    args = [
+        "eval",
+        "--corpora",
+        "federalist,brontes",
+        "--authors",
+        "3",
+        "--chunks-per-author",
+        "4",
+        "--train-chunks",
+        "12",
+        "--strength",
+        "light",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
+    # The eval finds the embedder where `fantasma setup` puts it.
+    from native_host import paths
+
+    paths.embedder_dir().parent.mkdir(parents=True, exist_ok=True)
+    paths.embedder_dir().symlink_to(embedder_model_dir, target_is_directory=True)
+    assert main(args) == 0
+    table = capsys.readouterr().out
+    assert (
+        "char3" in table and "delta" in table and "function_words" in table and "meaning similarity" in table
+    )
+
+    report = json.loads((out / "eval_report.json").read_text())
+    assert [c["corpus"] for c in report["corpora"]] == ["federalist_papers", "bronte_sisters"]
+    for corpus in report["corpora"]:
+        assert len(corpus["authors"]) == 3 and corpus["test_chunks"] == 12
+        assert corpus["chance"] == pytest.approx(1 / 3)
+        assert set(corpus["attackers"]) == set(ATTACKERS)
+        for acc in corpus["attackers"].values():
+            assert 0.0 <= acc["original"] <= 1.0 and 0.0 <= acc["rewritten"] <= 1.0
+    overall = report["overall"]
+    assert overall["chunks"] == 24 and overall["words"] > 24 * 200
+    assert 0.85 <= overall["mean_similarity"] <= 1.0  # the neutralizer barely moves meaning
+    assert overall["protected_keep_rate"] == pytest.approx(1.0, abs=0.02)
+    assert overall["seconds_per_100_words"] > 0
+    assert set(report["goals"]) == {
+        "attackers_within_chance_plus_10",
+        "mean_similarity_at_least_0_85",
+        "protected_tokens_100_percent",
+    }
+    assert (out / "eval_report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len((out / "samples.jsonl").read_text().splitlines()) == 24
+
+
+def test_eval_rejects_bad_arguments(capsys):
+    assert main(["eval", "--authors", "1"]) == 2
+    assert "--authors" in capsys.readouterr().err
+    assert main(["eval", "--corpora", "atlantis"]) == 2
+    assert "unknown corpus" in capsys.readouterr().err

@@ -1,0 +1,155 @@
+"""The rewrite pipeline end to end with the real default model and the real embedder.
+
+Properties: every window the LLM rewrote passes every guard; layout and protected tokens survive;
+model problems fall back to the neutralizer with the reason, never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+
+import pytest
+
+from native_host.rewrite import RewriteOptions, guards, model_status, rewrite
+from native_host.rewrite.pipeline import count_markers
+
+INPUTS = [
+    "tbh i think ur right lol, the meeting on Friday is gonna be sooo long :)",
+    "Honestly, I reckon the colour of the new logo is rubbish — we should've gone with blue!!! "
+    "Ask Priya Raman at priya@example.org before 5 pm.",
+    "The Constitution gives Congress the power to lay and collect taxes. The States retain every power "
+    "that is not delegated.\n\nSee https://example.org/federalist-10 for the full text of No. 10.",
+    "Whilst I appreciate the effort... the report is, frankly, rather dreadful. Cheers, Tom",
+]
+
+
+def _options(model_dir, embedder_dir, **kw) -> RewriteOptions:
+    base = dict(
+        strength="strong", candidates=2, max_new_tokens=96, model_dir=model_dir, embedder_dir=embedder_dir
+    )
+    base.update(kw)
+    return RewriteOptions(**base)
+
+
+def _neutralized(text: str) -> str:
+    from native_host.style import neutralize
+
+    return neutralize(text)[0]
+
+
+@pytest.mark.slow
+def test_llm_windows_always_pass_every_guard(rewrite_model_dir, embedder_model_dir):
+    from native_host.rewrite.embedder import Embedder
+    from native_host.style import protected_spans
+
+    embedder = Embedder(embedder_model_dir)
+    llm_windows = 0
+    for text in INPUTS:
+        result = rewrite(text, _options(rewrite_model_dir, embedder_model_dir))
+        assert result.text.strip()
+        assert result.text.count("\n\n") == text.count("\n\n")  # paragraphs kept
+        assert result.protected_keep_rate == 1.0
+        for window in result.windows:
+            if window.path != "llm":
+                assert window.reason  # a fallback always says why
+                continue
+            llm_windows += 1
+            source = window.source
+            required = guards.protected_tokens(source, (), protected_spans(source))
+            assert window.text in result.text
+            assert guards.check_chatter(window.text, source).ok
+            assert guards.check_length(window.text, source).ok
+            assert guards.check_protected(window.text, required).ok
+            assert guards.check_no_new_markers(window.text, count_markers(source), count_markers).ok
+            assert embedder.similarities(source, [window.text])[0] >= guards.MIN_SIMILARITY - 1e-4
+        json.dumps(result.to_json())  # serializable as is
+    assert llm_windows > 0, "the default model never produced an acceptable candidate"
+
+
+@pytest.mark.slow
+def test_progress_and_medium_strength(rewrite_model_dir, embedder_model_dir):
+    events = []
+    text = INPUTS[3] + "\n\nThe budget was approved on Monday. The next review is in March."
+    result = rewrite(
+        text, _options(rewrite_model_dir, embedder_model_dir, strength="medium"), on_progress=events.append
+    )
+    stages = [e["stage"] for e in events]
+    assert stages[0] == "analyze" and stages[-1] == "done" and "rewrite" in stages
+    fractions = [e["fraction"] for e in events]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    # medium leaves marker-free sentences to the neutralizer: the plain second paragraph is untouched
+    assert "The budget was approved on Monday. The next review is in March." in result.text
+
+
+def test_light_strength_needs_no_model():
+    text = INPUTS[0]
+    result = rewrite(text, RewriteOptions(strength="light"))
+    assert result.path == "neutralizer" and "light" in result.reason
+    assert result.text == _neutralized(text)
+    assert result.markers_after["count"] < result.markers_before["count"]
+    assert result.edits and all(text[e["start"] : e["end"]] == e["original"] for e in result.edits)
+
+
+def test_absent_model_falls_back_with_reason(tmp_path, embedder_model_dir):
+    text = INPUTS[1]
+    result = rewrite(text, _options(tmp_path / "nowhere", embedder_model_dir))
+    assert result.path == "neutralizer"
+    assert "not installed" in result.reason and "fantasma setup" in result.reason
+    assert result.text == _neutralized(text)
+    assert model_status(tmp_path / "nowhere", embedder_model_dir)["state"] == "not_installed"
+
+
+@pytest.mark.slow
+def test_corrupt_model_falls_back_with_reason(tmp_path, rewrite_model_dir, embedder_model_dir):
+    broken = tmp_path / "broken"
+    shutil.copytree(rewrite_model_dir, broken)
+    (broken / "model.onnx").write_bytes(b"\x00garbage")
+    assert model_status(broken, embedder_model_dir)["state"] == "available"
+    result = rewrite(INPUTS[0], _options(broken, embedder_model_dir))
+    assert result.path == "neutralizer" and "cannot load" in result.reason
+    status = model_status(broken, embedder_model_dir)
+    assert status["state"] == "error" and "cannot load" in status["reason"]
+
+
+@pytest.mark.slow
+def test_engine_failing_mid_run_falls_back(tmp_path, rewrite_model_dir, embedder_model_dir):
+    # A real engine whose context is too small for the prompt: generate raises, the rewrite must not.
+    small = tmp_path / "small_context"
+    shutil.copytree(rewrite_model_dir, small)
+    meta = json.loads((small / "fantasma_model.json").read_text())
+    meta["context_length"] = 32
+    (small / "fantasma_model.json").write_text(json.dumps(meta))
+    result = rewrite(INPUTS[2], _options(small, embedder_model_dir))
+    assert result.path == "neutralizer" and "generation failed" in result.reason
+    assert result.text == _neutralized(INPUTS[2])
+
+
+def test_absent_embedder_falls_back(tmp_path, rewrite_model_dir):
+    result = rewrite(INPUTS[0], _options(rewrite_model_dir, tmp_path / "no_embedder"))
+    assert result.path == "neutralizer" and "embedder" in result.reason
+
+
+@pytest.mark.slow
+def test_cancel_before_start_returns_the_neutralized_text(rewrite_model_dir, embedder_model_dir):
+    cancel = threading.Event()
+    cancel.set()
+    result = rewrite(INPUTS[2], _options(rewrite_model_dir, embedder_model_dir), cancel=cancel)
+    assert result.cancelled and "cancelled" in result.reason
+    assert result.text == _neutralized(INPUTS[2])
+
+
+@pytest.mark.slow
+def test_model_status_goes_ready_after_a_rewrite(rewrite_model_dir, embedder_model_dir):
+    assert model_status(rewrite_model_dir, embedder_model_dir)["state"] == "available"
+    rewrite(INPUTS[0], _options(rewrite_model_dir, embedder_model_dir, candidates=1))
+    status = model_status(rewrite_model_dir, embedder_model_dir)
+    assert status["state"] == "ready" and status["embedder"]["state"] == "ready"
+
+
+def test_options_are_validated():
+    with pytest.raises(ValueError, match="strength"):
+        RewriteOptions(strength="extreme")
+    with pytest.raises(ValueError, match="tuple"):
+        RewriteOptions(protected_terms="Alice")
