@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 # Thresholds (see docs/rewrite.md for how they were chosen).
-MIN_SIMILARITY = 0.85  # all-MiniLM-L6-v2 cosine between the window and the candidate
+MIN_SIMILARITY = 0.88  # all-MiniLM-L6-v2 cosine between the window and the candidate (docs/rewrite.md)
 MIN_LENGTH_RATIO = 0.6  # candidate words / source words
 MAX_LENGTH_RATIO = 1.6
 SHORT_SOURCE_WORDS = 6  # below this, ratios are noisy: allow ± this many words instead

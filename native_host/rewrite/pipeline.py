@@ -64,6 +64,7 @@ class RewriteOptions:
             raise ValueError("candidates must be >= 1")
         if isinstance(self.protected_terms, str):
             raise ValueError("protected_terms must be a tuple of strings, not one string")
+        object.__setattr__(self, "protected_terms", tuple(str(t) for t in self.protected_terms))
         if not 0.0 <= self.min_similarity <= 1.0:
             raise ValueError("min_similarity must be in [0, 1]")
 
