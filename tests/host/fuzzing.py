@@ -1,0 +1,136 @@
+"""Random frames against the real host over real pipes (used by test_fuzz_host.py and bench/fuzz_host.py).
+
+Each hypothesis example sends 1-8 length-correct frames with random bodies (raw bytes, random JSON,
+near-valid envelopes of every type), then a `neutralize` job as a barrier: jobs run in order, so once
+its reply is in, every earlier frame has been answered. Failures: any non-frame byte on stdout, a
+reply that is not a protocol envelope, an `internal_error` (a handler crashed), the process dying, or
+a barrier not answered in time.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from tests.host.hostproc import HEADER, HostProcess, host_env
+
+TYPES = [
+    "hello",
+    "analyze",
+    "neutralize",
+    "rewrite",
+    "cancel",
+    "profile.show",
+    "settings.get",
+    "settings.set",
+    "debug.sleep",  # unknown here: the fuzz host runs without FANTASMA_HOST_DEBUG
+]
+
+scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=40)
+json_values = st.recursive(
+    scalars,
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+texts = st.text(max_size=300) | st.sampled_from(
+    ["", "   ", "Hello!!! I luv it :)", "colour 😀 naïve — ok..."]
+)
+options = st.fixed_dictionaries(
+    {},
+    optional={
+        "strength": st.sampled_from(["light", "medium", "strong", "max", ""]) | json_values,
+        "target": st.none()
+        | st.dictionaries(st.sampled_from(["spelling", "keep_emoji", "families", "x"]), json_values),
+        "protected_terms": st.lists(st.text(max_size=10), max_size=3) | json_values,
+        "candidates": st.integers(-2, 12) | json_values,
+    },
+)
+params = st.fixed_dictionaries(
+    {},
+    optional={
+        "text": texts | json_values,
+        "options": options | json_values,
+        "target": st.none()
+        | st.dictionaries(st.sampled_from(["spelling", "keep_emoji", "families"]), json_values),
+        "settings": st.dictionaries(
+            st.sampled_from(
+                ["default_strength", "candidates", "protected_terms", "use_profile", "threads", "z"]
+            ),
+            json_values,
+        )
+        | json_values,
+        "protocol": json_values,
+        "use_profile": json_values,
+    },
+)
+envelopes = st.fixed_dictionaries(
+    {
+        "id": st.text(min_size=1, max_size=20) | json_values,
+        "type": st.sampled_from(TYPES) | st.text(max_size=15),
+    },
+    optional={"params": params | json_values},
+)
+bodies = (
+    st.binary(max_size=200)
+    | json_values.map(lambda v: json.dumps(v).encode())
+    | envelopes.map(lambda v: json.dumps(v).encode())
+    | envelopes.map(lambda v: json.dumps(v, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+)
+batches = st.lists(bodies, min_size=1, max_size=8)
+
+
+@dataclass
+class FuzzStats:
+    frames: int = 0
+    replies: int = 0
+    errors_by_name: dict[str, int] | None = None
+
+
+def run_fuzz(examples: int, barrier_timeout: float = 60.0) -> FuzzStats:
+    stats = FuzzStats(errors_by_name={})
+    env = host_env()
+    env.pop("FANTASMA_HOST_DEBUG", None)
+    with HostProcess(env=env) as host:
+        barrier_count = 0
+
+        @settings(
+            max_examples=examples,
+            deadline=None,
+            database=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(batches)
+        def one_batch(batch: list[bytes]) -> None:
+            nonlocal barrier_count
+            host.send_raw(b"".join(HEADER.pack(len(body)) + body for body in batch if body))
+            # An empty body is a zero-length frame; send it alone so it stays a clean bad_length.
+            for body in batch:
+                if not body:
+                    host.send_raw(HEADER.pack(0))
+            stats.frames += len(batch)
+            barrier_count += 1
+            barrier = f"barrier-{barrier_count}"
+            host.send("neutralize", {"text": "sync"}, request_id=barrier)
+            reply, _ = host.final(barrier, barrier_timeout)
+            assert reply["type"] in ("result", "error"), reply
+            for message in [*host.other, reply]:
+                stats.replies += 1
+                if message["type"] == "error":
+                    name = message["error"]["name"]
+                    stats.errors_by_name[name] = stats.errors_by_name.get(name, 0) + 1
+                    assert name != "internal_error", message
+            host.other.clear()
+            assert host.violations == [], host.violations
+            assert host.proc.poll() is None, "host died"
+
+        one_batch()
+        assert host.close() == 0
+        assert host.violations == [], host.violations
+        assert b"Traceback" not in host.stderr, host.stderr[-3000:]
+    return stats

@@ -1,0 +1,13 @@
+"""Hypothesis fuzz of the real host: ~2,000 random frames here; bench/fuzz_host.py runs 100,000."""
+
+from __future__ import annotations
+
+from tests.host.fuzzing import run_fuzz
+
+EXAMPLES = 450  # batches of 1-8 frames, about 2,000 frames
+
+
+def test_random_frames_never_crash_the_host_or_dirty_stdout():
+    stats = run_fuzz(EXAMPLES)
+    assert stats.frames >= 1500
+    assert stats.replies >= stats.frames  # every frame got a reply (plus the barriers)

@@ -1,0 +1,284 @@
+"""Installer: every browser on the Linux and macOS tables in a temporary HOME, Windows through a fake
+winreg; uninstall removes exactly what install wrote and nothing else; doctor talks to the real host."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from native_host.install import Env, InstallError, doctor, install, uninstall, write_host_manifest
+from native_host.install.installer import EMBEDDED_TEMPLATE, TEMPLATE_PATH
+from native_host.install.locations import BROWSERS
+
+ORIGIN = "chrome-extension://folfajlldbfkhgchaeijigmkgemmkfnl/"
+GECKO = "fantasma@fantasma-project.org"
+
+# Written out independently of locations.py, so a typo there fails here.
+EXPECTED_USER = {
+    "linux": {
+        "chrome": ".config/google-chrome/NativeMessagingHosts",
+        "chromium": ".config/chromium/NativeMessagingHosts",
+        "brave": ".config/BraveSoftware/Brave-Browser/NativeMessagingHosts",
+        "edge": ".config/microsoft-edge/NativeMessagingHosts",
+        "vivaldi": ".config/vivaldi/NativeMessagingHosts",
+        "firefox": ".mozilla/native-messaging-hosts",
+        "librewolf": ".librewolf/native-messaging-hosts",
+    },
+    "darwin": {
+        "chrome": "Library/Application Support/Google/Chrome/NativeMessagingHosts",
+        "chromium": "Library/Application Support/Chromium/NativeMessagingHosts",
+        "brave": "Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts",
+        "edge": "Library/Application Support/Microsoft Edge/NativeMessagingHosts",
+        "vivaldi": "Library/Application Support/Vivaldi/NativeMessagingHosts",
+        "firefox": "Library/Application Support/Mozilla/NativeMessagingHosts",
+        "librewolf": "Library/Application Support/LibreWolf/NativeMessagingHosts",
+    },
+}
+EXPECTED_SYSTEM = {
+    "linux": {
+        "chrome": "etc/opt/chrome/native-messaging-hosts",
+        "chromium": "etc/chromium/native-messaging-hosts",
+        "brave": "etc/opt/chrome/native-messaging-hosts",
+        "edge": "etc/opt/edge/native-messaging-hosts",
+        "vivaldi": "etc/opt/vivaldi/native-messaging-hosts",
+        "firefox": "usr/lib/mozilla/native-messaging-hosts",
+        "librewolf": "usr/lib/librewolf/native-messaging-hosts",
+    },
+    "darwin": {
+        "chrome": "Library/Google/Chrome/NativeMessagingHosts",
+        "chromium": "Library/Application Support/Chromium/NativeMessagingHosts",
+        "brave": "Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts",
+        "edge": "Library/Microsoft/Edge/NativeMessagingHosts",
+        "vivaldi": "Library/Application Support/Vivaldi/NativeMessagingHosts",
+        "firefox": "Library/Application Support/Mozilla/NativeMessagingHosts",
+        "librewolf": "Library/Application Support/LibreWolf/NativeMessagingHosts",
+    },
+}
+EXPECTED_WINDOWS_KEYS = {
+    "chrome": r"Software\Google\Chrome\NativeMessagingHosts\org.fantasma.host",
+    "chromium": r"Software\Chromium\NativeMessagingHosts\org.fantasma.host",
+    "brave": r"Software\BraveSoftware\Brave-Browser\NativeMessagingHosts\org.fantasma.host",
+    "edge": r"Software\Microsoft\Edge\NativeMessagingHosts\org.fantasma.host",
+    "vivaldi": r"Software\Vivaldi\NativeMessagingHosts\org.fantasma.host",
+    "firefox": r"Software\Mozilla\NativeMessagingHosts\org.fantasma.host",
+    "librewolf": r"Software\LibreWolf\NativeMessagingHosts\org.fantasma.host",
+}
+FORMS = {b.name: b.form for b in BROWSERS}
+
+
+class FakeWinreg:
+    """The slice of `winreg` the installer uses, over a dict {(hive, key): default value}."""
+
+    HKEY_CURRENT_USER = "HKCU"
+    HKEY_LOCAL_MACHINE = "HKLM"
+    KEY_WRITE = 0x20006
+    KEY_READ = 0x20019
+    REG_SZ = 1
+
+    def __init__(self) -> None:
+        self.values: dict[tuple[str, str], str | None] = {}
+
+    def CreateKeyEx(self, hive, key, reserved, access):
+        self.values.setdefault((hive, key), None)
+        return (hive, key)
+
+    def OpenKey(self, hive, key, reserved, access):
+        if (hive, key) not in self.values:
+            raise FileNotFoundError(key)
+        return (hive, key)
+
+    def SetValueEx(self, handle, name, reserved, kind, value):
+        assert name == "" and kind == self.REG_SZ
+        self.values[handle] = value
+
+    def QueryValueEx(self, handle, name):
+        value = self.values[handle]
+        if value is None:
+            raise FileNotFoundError(name)
+        return value, self.REG_SZ
+
+    def DeleteKey(self, hive, key):
+        if (hive, key) not in self.values:
+            raise FileNotFoundError(key)
+        del self.values[(hive, key)]
+
+    def CloseKey(self, handle):
+        pass
+
+
+def snapshot(*roots: Path) -> dict[str, bytes | None]:
+    """Every file (with content) and directory under the roots."""
+    out: dict[str, bytes | None] = {}
+    for root in roots:
+        for path in root.rglob("*"):
+            out[str(path)] = path.read_bytes() if path.is_file() else None
+    return out
+
+
+def make_env(tmp_path: Path, os_name: str, **kwargs) -> Env:
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    return Env(os_name=os_name, home=home, base=tmp_path / "base", interpreter=sys.executable, **kwargs)
+
+
+def check_manifest(path: Path, form: str, launcher: Path) -> None:
+    manifest = json.loads(path.read_text())
+    assert manifest["name"] == "org.fantasma.host" and manifest["type"] == "stdio"
+    assert manifest["path"] == str(launcher)
+    if form == "chromium":
+        assert manifest["allowed_origins"] == [ORIGIN] and "allowed_extensions" not in manifest
+    else:
+        assert manifest["allowed_extensions"] == [GECKO] and "allowed_origins" not in manifest
+
+
+@pytest.mark.parametrize("os_name", ["linux", "darwin"])
+@pytest.mark.parametrize("browser", [b.name for b in BROWSERS])
+def test_user_install_for_each_browser_then_uninstall_restores_the_tree(tmp_path, os_name, browser):
+    env = make_env(tmp_path, os_name)
+    # Something of the user's that must survive: an existing dir with another host's manifest.
+    other_dir = env.home / EXPECTED_USER[os_name]["chrome"]
+    other_dir.mkdir(parents=True)
+    (other_dir / "com.example.other.json").write_text("{}")
+    before = snapshot(tmp_path)
+
+    install(env, [browser])
+    manifest = env.home / EXPECTED_USER[os_name][browser] / "org.fantasma.host.json"
+    launcher = tmp_path / "base" / "bin" / "fantasma-host"
+    check_manifest(manifest, FORMS[browser], launcher)
+    assert os.access(launcher, os.X_OK)
+    assert f"{sys.executable} -m native_host" in launcher.read_text()
+
+    uninstall(env)
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("os_name", ["linux", "darwin"])
+def test_system_install_uses_system_dirs_and_uninstalls_cleanly(tmp_path, os_name):
+    prefix = tmp_path / "root"
+    prefix.mkdir()
+    env = make_env(tmp_path, os_name, system=True, is_root=True, prefix=prefix)
+    before = snapshot(tmp_path)
+    install(env, ["all"])
+    for browser, directory in EXPECTED_SYSTEM[os_name].items():
+        check_manifest(
+            prefix / directory / "org.fantasma.host.json", FORMS[browser], env.base / "bin" / "fantasma-host"
+        )
+    assert not any(env.home.iterdir()), "a --system install writes nothing into HOME"
+    uninstall(env)
+    assert snapshot(tmp_path) == before
+
+
+def test_system_install_without_root_is_refused(tmp_path):
+    env = make_env(tmp_path, "linux", system=True, is_root=False, prefix=tmp_path / "root")
+    with pytest.raises(InstallError, match="sudo"):
+        install(env, ["firefox"])
+
+
+def test_root_without_system_warns_about_roots_home(tmp_path):
+    env = make_env(tmp_path, "linux", is_root=True)
+    install(env, ["firefox"])
+    assert any("root's home" in line for line in env.out)
+
+
+def test_all_installs_only_detected_browsers_and_refuses_when_none(tmp_path):
+    env = make_env(tmp_path, "linux")
+    with pytest.raises(InstallError, match="--browser"):
+        install(env, ["all"])
+    (env.home / ".mozilla").mkdir()
+    (env.home / ".config/chromium").mkdir(parents=True)
+    done = install(env, None)
+    assert sorted(p.browser.name for p in done) == ["chromium", "firefox"]
+    assert not (env.home / ".config/google-chrome").exists()
+
+
+def test_flatpak_and_snap_browsers_get_a_note(tmp_path):
+    env = make_env(tmp_path, "linux", prefix=tmp_path / "root")
+    (env.home / ".var/app/org.chromium.Chromium").mkdir(parents=True)
+    (tmp_path / "root/snap/firefox").mkdir(parents=True)
+    install(env, ["chromium", "firefox"])
+    notes = [line for line in env.out if line.startswith("note:")]
+    assert any("Flatpak" in n and "chromium" in n for n in notes)
+    assert any("Snap" in n and "firefox" in n for n in notes)
+
+
+@pytest.mark.parametrize("system", [False, True])
+def test_windows_registry_keys_point_at_manifests_and_uninstall_deletes_them(tmp_path, system):
+    reg = FakeWinreg()
+    reg.values[("HKCU", r"Software\Other\NativeMessagingHosts\com.example")] = "C:\\other.json"
+    env = make_env(tmp_path, "windows", system=system, winreg=reg)
+    before_files = snapshot(tmp_path)
+    install(env, ["all"])
+    hive = "HKLM" if system else "HKCU"
+    for browser, key in EXPECTED_WINDOWS_KEYS.items():
+        manifest = Path(reg.values[(hive, key)])
+        check_manifest(manifest, FORMS[browser], env.base / "bin" / "fantasma-host.bat")
+    launcher = (env.base / "bin" / "fantasma-host.bat").read_text()
+    assert f'"{sys.executable}" -m native_host %*' in launcher
+    uninstall(env)
+    assert reg.values == {("HKCU", r"Software\Other\NativeMessagingHosts\com.example"): "C:\\other.json"}
+    assert snapshot(tmp_path) == before_files
+
+
+def test_reinstall_then_one_uninstall_removes_everything(tmp_path):
+    env = make_env(tmp_path, "linux")
+    before = snapshot(tmp_path)
+    install(env, ["chrome"])
+    install(env, ["firefox"])
+    install(env, ["chrome"])
+    uninstall(env)
+    assert snapshot(tmp_path) == before
+    assert uninstall(env) == []  # nothing left to do; says so
+
+
+def test_root_manifest_template_matches_the_embedded_copy():
+    assert json.loads(TEMPLATE_PATH.read_text()) == EMBEDDED_TEMPLATE
+
+
+def test_write_host_manifest_for_custom_profile_dirs(tmp_path):
+    path = write_host_manifest(tmp_path / "NativeMessagingHosts", "chromium", Path("/opt/launcher"))
+    check_manifest(path, "chromium", Path("/opt/launcher"))
+    with pytest.raises(ValueError):
+        write_host_manifest(tmp_path, "safari", Path("/opt/launcher"))
+
+
+def test_doctor_checks_manifests_and_does_a_real_hello(tmp_path, isolated_home):
+    env = make_env(tmp_path, "linux", fantasma_home=str(isolated_home))
+    assert doctor(env) == 1 and "no browser is registered" in "\n".join(env.out)
+    install(env, ["chromium", "firefox"])
+    env.out.clear()
+    assert doctor(env) == 0, env.out
+    report = "\n".join(env.out)
+    assert "chromium: ok" in report and "firefox: ok" in report
+    assert "hello via" in report and ": ok: fantasma" in report and "protocol 1" in report
+    # A manifest pointing at a missing launcher is reported.
+    broken = env.home / EXPECTED_USER["linux"]["firefox"] / "org.fantasma.host.json"
+    manifest = json.loads(broken.read_text())
+    manifest["path"] = str(tmp_path / "missing")
+    broken.write_text(json.dumps(manifest))
+    env.out.clear()
+    assert doctor(env) == 1
+    assert any("firefox: PROBLEM" in line and "does not exist" in line for line in env.out)
+
+
+def test_cli_install_doctor_uninstall_in_a_temporary_home(tmp_path, isolated_home):
+    home = tmp_path / "home"
+    (home / ".config/chromium").mkdir(parents=True)
+    env = {**os.environ, "HOME": str(home), "FANTASMA_HOME": str(isolated_home)}
+    run = lambda *args: subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "native_host", *args], env=env, capture_output=True, text=True, timeout=90
+    )
+    installed = run("install")
+    assert installed.returncode == 0, installed.stderr
+    assert (home / ".config/chromium/NativeMessagingHosts/org.fantasma.host.json").exists()
+    checked = run("doctor")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    removed = run("uninstall")
+    assert removed.returncode == 0
+    assert not (home / ".config/chromium/NativeMessagingHosts").exists()
+    bad = run("install", "--browser", "safari")
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr
