@@ -1,0 +1,112 @@
+"""Native-messaging host speed: hello round-trip latency and start-to-ready time.
+
+    .venv/bin/python bench/bench_host.py [--hellos 500] [--starts 10]
+
+Start-to-ready = from spawning `python -m native_host` to the first `hello` result (no model).
+With the model = from spawning to the first `rewrite` result on the LLM path (the model is loaded
+lazily by that request), measured only when native_host.rewrite and the default model dir exist.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.host.hostproc import HostProcess, host_env  # noqa: E402
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def hello_latency(count: int, env: dict[str, str]) -> list[float]:
+    with HostProcess(env=env) as host:
+        host.assert_alive()  # warm-up (imports)
+        times = []
+        for _ in range(count):
+            started = time.perf_counter()
+            host.result("hello")
+            times.append((time.perf_counter() - started) * 1000)
+        assert host.close() == 0
+    return times
+
+
+def start_to_ready(count: int, env: dict[str, str]) -> list[float]:
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        with HostProcess(env=env) as host:
+            host.result("hello")
+            times.append((time.perf_counter() - started) * 1000)
+            assert host.close() == 0
+    return times
+
+
+def start_to_first_llm_rewrite(env: dict[str, str]) -> tuple[float, dict]:
+    started = time.perf_counter()
+    with HostProcess(env=env) as host:
+        result = host.result(
+            "rewrite",
+            {"text": "Honestly, I realise the colour was off!!!", "options": {"strength": "medium"}},
+            timeout=600,
+        )
+        elapsed = (time.perf_counter() - started) * 1000
+        assert host.close() == 0
+    return elapsed, result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hellos", type=int, default=500)
+    parser.add_argument("--starts", type=int, default=10)
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    with tempfile.TemporaryDirectory() as home:
+        env = host_env(FANTASMA_HOME=home)
+        env.pop("FANTASMA_HOST_DEBUG")
+        lat = hello_latency(args.hellos, env)
+        print(
+            f"hello round trip over pipes (n={len(lat)}): median {statistics.median(lat):.3f} ms, "
+            f"p95 {percentile(lat, 0.95):.3f} ms, max {max(lat):.3f} ms"
+        )
+        ready = start_to_ready(args.starts, env)
+        print(
+            f"start-to-ready, no model (spawn -> first hello result, n={len(ready)}): "
+            f"median {statistics.median(ready):.0f} ms, p95 {percentile(ready, 0.95):.0f} ms"
+        )
+    # With the model: the user's real data dirs (where `fantasma setup` put the default model).
+    real_env = host_env()
+    real_env.pop("FANTASMA_HOME", None)
+    real_env.pop("FANTASMA_HOST_DEBUG")
+    probe = subprocess.run(
+        [sys.executable, "-c", "import native_host.rewrite as r, native_host.paths as p;"
+         "print(hasattr(r, 'rewrite'), p.default_model_dir(), p.default_model_dir().is_dir())"],
+        capture_output=True, text=True, env=real_env, cwd=REPO,
+    )  # fmt: skip
+    fields = probe.stdout.split()
+    if probe.returncode != 0 or len(fields) < 3 or fields[0] != "True" or fields[-1] != "True":
+        where = fields[1] if len(fields) > 1 else "?"
+        print(
+            f"start-to-ready with the model: not measured (native_host.rewrite or the model dir {where} is missing)"
+        )
+        return 0
+    elapsed, result = start_to_first_llm_rewrite(real_env)
+    print(
+        f"start-to-ready with the model (spawn -> first rewrite result, model loaded lazily): {elapsed:.0f} ms "
+        f"(path {result.get('path')}, reason {result.get('reason')!r})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
