@@ -90,11 +90,11 @@ async function runJob(request, opts) {
 
 /** Content scripts index strings in UTF-16 units; the host counts code points. */
 function toUtf16Findings(text, findings) {
-  return findings.map((f) =>
-    Number.isInteger(f.start) && Number.isInteger(f.end)
-      ? { ...f, start: codePointToUtf16(text, f.start), end: codePointToUtf16(text, f.end) }
-      : f,
-  );
+  const convert = (span) =>
+    Number.isInteger(span?.start) && Number.isInteger(span?.end)
+      ? { ...span, start: codePointToUtf16(text, span.start), end: codePointToUtf16(text, span.end) }
+      : span;
+  return findings.map((f) => ({ ...convert(f), ...(Array.isArray(f.spans) ? { spans: f.spans.map(convert) } : {}) }));
 }
 
 function normalizeError(error) {

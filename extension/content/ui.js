@@ -96,11 +96,24 @@ fantasma.showMessage = function showMessage(field, { text, kind = "error", actio
   return bar;
 };
 
+/** A finding's highlighted ranges: its `spans`, or the finding itself when it has start/end. */
+function findingSpans(finding) {
+  const spans = Array.isArray(finding.spans) ? finding.spans : [finding];
+  return spans.filter((s) => Number.isInteger(s.start) && Number.isInteger(s.end) && s.end > s.start);
+}
+
+/** One human line per finding; the style package names the fields (docs/style.md). */
+function findingReason(finding) {
+  const label = finding.label ?? finding.family ?? "marker";
+  const why = finding.evidence ?? finding.reason ?? finding.message ?? "";
+  return why ? `${label}: ${why}` : label;
+}
+
 /**
  * Highlights each marker in a copy of the field's text, with its reason on hover and in a numbered list.
  * @param {HTMLElement} field
  * @param {string} text the text that was analyzed
- * @param {import("../protocol.js").Finding[]} findings
+ * @param {object[]} findings the host's findings, offsets already in UTF-16 units
  */
 fantasma.showMarkers = function showMarkers(field, text, findings) {
   const doc = field.ownerDocument;
@@ -109,28 +122,27 @@ fantasma.showMarkers = function showMarkers(field, text, findings) {
   const panel = el(doc, "div", { className: "box panel", role: "dialog" });
   panel.dataset.fantasma = "markers";
   panel.append(el(doc, "h2", { textContent: `${fantasma.t("menuMarkers")} (${findings.length})` }));
-  const spans = findings
-    .map((f, i) => ({ ...f, n: i + 1 }))
-    .filter((f) => Number.isInteger(f.start) && Number.isInteger(f.end) && f.end > f.start)
+  const marks = findings
+    .flatMap((f, i) => findingSpans(f).map((span) => ({ ...span, n: i + 1, reason: findingReason(f) })))
     .sort((a, b) => a.start - b.start);
   const body = el(doc, "div", { className: "text" });
   let at = 0;
-  for (const f of spans) {
-    if (f.start < at) continue; // overlapping findings: the list below still shows every one
-    body.append(text.slice(at, f.start));
-    const mark = el(doc, "mark", { title: `${f.family}: ${f.reason}` }, [text.slice(f.start, f.end)]);
-    mark.append(el(doc, "sup", { textContent: String(f.n) }));
+  for (const m of marks) {
+    if (m.start < at) continue; // overlapping spans: the list below still names every finding
+    body.append(text.slice(at, m.start));
+    const mark = el(doc, "mark", { title: m.reason }, [text.slice(m.start, m.end)]);
+    mark.append(el(doc, "sup", { textContent: String(m.n) }));
     body.append(mark);
-    at = f.end;
+    at = m.end;
   }
   body.append(text.slice(at));
   panel.append(body);
   if (findings.length === 0) panel.append(el(doc, "p", { textContent: fantasma.t("noMarkers") }));
   const list = el(doc, "ol");
   for (const f of findings) {
-    list.append(
-      el(doc, "li", {}, [el(doc, "span", { className: "family", textContent: f.family }), ` ${f.reason}`]),
-    );
+    const family = el(doc, "span", { className: "family", textContent: f.label ?? f.family ?? "" });
+    const why = f.evidence ?? f.reason ?? f.message ?? "";
+    list.append(el(doc, "li", {}, [family, why ? ` — ${why}` : ""]));
   }
   panel.append(list);
   const close = el(doc, "button", { textContent: fantasma.t("dismiss") });
@@ -138,11 +150,12 @@ fantasma.showMarkers = function showMarkers(field, text, findings) {
   panel.append(el(doc, "div", { className: "row" }, [close]));
   root.append(panel);
   placeNear(panel, field);
-  doc.addEventListener("keydown", function onKey(e) {
+  const onKey = (e) => {
     if (e.key !== "Escape") return;
     panel.remove();
     doc.removeEventListener("keydown", onKey, true);
-  }, true);
+  };
+  doc.addEventListener("keydown", onKey, true);
   return panel;
 };
 

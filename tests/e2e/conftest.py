@@ -26,11 +26,12 @@ ARTIFACTS = ROOT / "tests" / "_artifacts"
 CHROMIUM = "/usr/bin/chromium"
 EXTENSION_ID = "folfajlldbfkhgchaeijigmkgemmkfnl"  # pinned by the manifest key (extension/IDENTITY.md)
 HOST_NAME = "org.fantasma.host"
+GECKO_ID = "fantasma@fantasma-project.org"
 
 
-def register_host(user_data_dir: Path, fantasma_home: Path) -> Path:
-    """Writes a launcher running this interpreter's `-m native_host` and the Chromium host manifest."""
-    launcher = user_data_dir / "fantasma-host-launcher.sh"
+def write_launcher(directory: Path, fantasma_home: Path) -> Path:
+    """A launcher running this interpreter's `-m native_host` with the test's FANTASMA_HOME."""
+    launcher = directory / "fantasma-host-launcher.sh"
     launcher.write_text(
         "#!/bin/sh\n"
         f"export FANTASMA_HOME='{fantasma_home}'\n"
@@ -38,17 +39,31 @@ def register_host(user_data_dir: Path, fantasma_home: Path) -> Path:
         f"exec '{sys.executable}' -m native_host \"$@\"\n"
     )
     launcher.chmod(launcher.stat().st_mode | stat.S_IXUSR)
-    manifest_dir = user_data_dir / "NativeMessagingHosts"
-    manifest_dir.mkdir(parents=True, exist_ok=True)
+    return launcher
+
+
+def host_manifest(launcher: Path, browser: str) -> dict:
+    """The native-messaging manifest: Chromium lists origins, Firefox lists add-on ids."""
     manifest = {
         "name": HOST_NAME,
         "description": "Fantasma local writing-style anonymizer (e2e test registration)",
         "path": str(launcher),
         "type": "stdio",
-        "allowed_origins": [f"chrome-extension://{EXTENSION_ID}/"],
     }
+    if browser == "firefox":
+        manifest["allowed_extensions"] = [GECKO_ID]
+    else:
+        manifest["allowed_origins"] = [f"chrome-extension://{EXTENSION_ID}/"]
+    return manifest
+
+
+def register_host(user_data_dir: Path, fantasma_home: Path) -> Path:
+    """Chromium reads user-level host manifests from <user data dir>/NativeMessagingHosts."""
+    launcher = write_launcher(user_data_dir, fantasma_home)
+    manifest_dir = user_data_dir / "NativeMessagingHosts"
+    manifest_dir.mkdir(parents=True, exist_ok=True)
     path = manifest_dir / f"{HOST_NAME}.json"
-    path.write_text(json.dumps(manifest, indent=2))
+    path.write_text(json.dumps(host_manifest(launcher, "chromium"), indent=2))
     return path
 
 
@@ -90,7 +105,9 @@ class Browser:
         self.sw = service_worker(context)
 
     def set_settings(self, **settings: object) -> None:
-        self.sw.evaluate("(s) => chrome.storage.local.clear().then(() => chrome.storage.local.set(s))", settings)
+        self.sw.evaluate(
+            "(s) => chrome.storage.local.clear().then(() => chrome.storage.local.set(s))", settings
+        )
 
     def menu(self, page: Page, selector: str, item: str) -> None:
         """Right-clicks the field (the content script records it), then runs the menu's click handler."""
@@ -133,7 +150,9 @@ def host_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def browser(playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFactory, host_home: Path) -> Iterator[Browser]:
+def browser(
+    playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFactory, host_home: Path
+) -> Iterator[Browser]:
     """Chromium with the extension and the real host registered."""
     user_data_dir = tmp_path_factory.mktemp("chromium_profile")
     register_host(user_data_dir, host_home)
@@ -143,7 +162,9 @@ def browser(playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFa
 
 
 @pytest.fixture(scope="session")
-def browser_without_host(playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+def browser_without_host(
+    playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Browser]:
     """Chromium with the extension and no host registered: what a user sees before installing."""
     user_data_dir = tmp_path_factory.mktemp("chromium_profile_nohost")
     context = launch(playwright_instance, user_data_dir)
@@ -156,6 +177,20 @@ def page(browser: Browser) -> Iterator[Page]:
     page = browser.context.new_page()
     yield page
     page.close()
+
+
+# A text with markers the rule-based neutralizer changes (spelling dialect, "!!!", an emoticon, slang).
+SAMPLE = "Honestly, I realise this colour is gorgeous!!! :) Cheers, mate. I'll send it tomorrow, innit."
+
+
+@pytest.fixture(scope="session")
+def light(host_home: Path) -> str:
+    """What the host itself returns for SAMPLE at strength light: the oracle for in-place edits."""
+    reply = host_request(host_home, "rewrite", {"text": SAMPLE, "options": {"strength": "light"}})
+    assert reply["type"] == "result", reply
+    rewritten = reply["result"]["text"]
+    assert rewritten != SAMPLE, "the sample text must contain markers the neutralizer changes"
+    return rewritten
 
 
 @pytest.fixture(scope="session")

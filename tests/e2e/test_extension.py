@@ -9,21 +9,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import EXTENSION_ID, Browser, host_request
+from tests.e2e.conftest import EXTENSION_ID, SAMPLE, Browser, host_request
 from tests.e2e.server import PageServer
 
-ORIGINAL = "Honestly, I realise this colour is gorgeous!!! :) Cheers, mate. I'll send it tomorrow, innit."
+ORIGINAL = SAMPLE
 MESSAGE = 'fantasma-ui [data-fantasma="message"]'
-
-
-@pytest.fixture(scope="module")
-def light(host_home: Path) -> str:
-    """What the host itself returns for ORIGINAL at strength light: the oracle for in-place edits."""
-    reply = host_request(host_home, "rewrite", {"text": ORIGINAL, "options": {"strength": "light"}})
-    assert reply["type"] == "result", reply
-    rewritten = reply["result"]["text"]
-    assert rewritten != ORIGINAL, "the sample text must contain markers the neutralizer changes"
-    return rewritten
 
 
 @pytest.fixture

@@ -22,7 +22,9 @@ def test_popup_says_not_installed_with_the_install_command(browser_without_host:
     page.close()
 
 
-def test_anonymize_leaves_field_untouched_and_shows_error(browser_without_host: Browser, server: PageServer) -> None:
+def test_anonymize_leaves_field_untouched_and_shows_error(
+    browser_without_host: Browser, server: PageServer
+) -> None:
     browser_without_host.set_settings()
     page = browser_without_host.context.new_page()
     page.goto(server.url("textarea.html"))

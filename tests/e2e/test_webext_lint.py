@@ -19,7 +19,12 @@ def web_ext() -> Path:
     if not binary.exists():
         npm = shutil.which("npm")
         assert npm, "npm is needed to install web-ext (tests/e2e/webext/package.json)"
-        subprocess.run([npm, "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=WEBEXT_DIR, check=True, timeout=300)
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=WEBEXT_DIR,
+            check=True,
+            timeout=300,
+        )
     return binary
 
 

@@ -1,0 +1,144 @@
+"""Firefox ESR (Debian's stock build) with the add-on installed temporarily over WebDriver BiDi and the
+real host registered in $HOME/.mozilla/native-messaging-hosts. The menu item is clicked for real: a
+right click opens Firefox's context menu and the test activates our item in it (BiDi with system
+access can reach the browser's own UI)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.bidi import BiDi, Firefox
+from tests.e2e.conftest import GECKO_ID, HOST_NAME, ROOT, SAMPLE, host_manifest, write_launcher
+from tests.e2e.server import PageServer
+
+pytestmark = pytest.mark.e2e
+FIREFOX = shutil.which("firefox-esr") or "/usr/bin/firefox-esr"
+
+
+class FirefoxSession:
+    def __init__(self, firefox: Firefox) -> None:
+        self.firefox = firefox
+        self.bidi: BiDi = firefox.bidi
+        self.bidi.send(
+            "webExtension.install", {"extensionData": {"type": "path", "path": str(ROOT / "extension")}}
+        )
+        self.chrome = self.bidi.send("browsingContext.getTree", {"moz:scope": "chrome"})["contexts"][0][
+            "context"
+        ]
+        self.page = self.bidi.send("browsingContext.getTree", {})["contexts"][0]["context"]
+        # BiDi may not navigate to moz-extension: pages, so the browser UI opens the options page in a tab.
+        self.chrome_eval(
+            f"""gBrowser.addTab(WebExtensionPolicy.getByID({json.dumps(GECKO_ID)}).getURL("options/options.html"),
+                 {{ triggeringPrincipal: Services.scriptSecurityManager.getSystemPrincipal() }}) && true"""
+        )
+        self.extension_page = self._wait_for_context("moz-extension://")
+
+    def _wait_for_context(self, prefix: str) -> str:
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            for ctx in self.bidi.send("browsingContext.getTree", {})["contexts"]:
+                if ctx["url"].startswith(prefix):
+                    return ctx["context"]
+            time.sleep(0.1)
+        raise AssertionError(f"no tab with {prefix}")
+
+    def chrome_eval(self, expression: str):
+        return self.bidi.evaluate(self.chrome, expression)
+
+    def extension_eval(self, expression: str):
+        return self.bidi.evaluate(self.extension_page, expression)
+
+    def type_text(self, text: str) -> None:
+        keys = []
+        for ch in text:
+            keys += [{"type": "keyDown", "value": ch}, {"type": "keyUp", "value": ch}]
+        self.bidi.send(
+            "input.performActions",
+            {"context": self.page, "actions": [{"type": "key", "id": "kb", "actions": keys}]},
+        )
+
+    def press(self, *keys: str) -> None:
+        """Presses keys together (WebDriver key values: "\\ue009" is Control)."""
+        actions = [{"type": "keyDown", "value": k} for k in keys] + [
+            {"type": "keyUp", "value": k} for k in reversed(keys)
+        ]
+        self.bidi.send(
+            "input.performActions",
+            {"context": self.page, "actions": [{"type": "key", "id": "kb", "actions": actions}]},
+        )
+
+    def context_menu_item(self, selector: str, item_id: str) -> None:
+        """Right-clicks the element, then activates our item in Firefox's own context menu."""
+        x, y = self.bidi.evaluate(
+            self.page,
+            f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect(); return [r.x + 10, r.y + 10]; }})()",
+        )
+        mouse = [
+            {"type": "pointerMove", "x": int(x), "y": int(y)},
+            {"type": "pointerDown", "button": 2},
+            {"type": "pointerUp", "button": 2},
+        ]
+        self.bidi.send(
+            "input.performActions",
+            {
+                "context": self.page,
+                "actions": [
+                    {
+                        "type": "pointer",
+                        "id": "mouse",
+                        "parameters": {"pointerType": "mouse"},
+                        "actions": mouse,
+                    }
+                ],
+            },
+        )
+        menu_id = "fantasma_fantasma-project_org-menuitem-_" + item_id
+        deadline = time.monotonic() + 5
+        while not self.chrome_eval(f"!!document.getElementById({json.dumps(menu_id)})"):
+            assert time.monotonic() < deadline, "our item did not appear in the context menu"
+            time.sleep(0.05)
+        self.chrome_eval(
+            f"""(() => {{ const menu = document.getElementById("contentAreaContextMenu");
+                 menu.activateItem(document.getElementById({json.dumps(menu_id)})); return true; }})()"""
+        )
+
+
+@pytest.fixture(scope="module")
+def firefox(tmp_path_factory: pytest.TempPathFactory, host_home: Path) -> Iterator[FirefoxSession]:
+    if not Path(FIREFOX).exists():
+        pytest.fail("firefox-esr is missing: run scripts/install-system-deps.sh (make test-install does)")
+    home = tmp_path_factory.mktemp("firefox_home")
+    hosts = home / ".mozilla" / "native-messaging-hosts"
+    hosts.mkdir(parents=True)
+    launcher = write_launcher(home, host_home)
+    (hosts / f"{HOST_NAME}.json").write_text(json.dumps(host_manifest(launcher, "firefox")))
+    browser = Firefox(FIREFOX, tmp_path_factory.mktemp("firefox_profile"), home, {})
+    try:
+        yield FirefoxSession(browser)
+    finally:
+        browser.close()
+
+
+def test_firefox_textarea_anonymized_in_place_and_undo(
+    firefox: FirefoxSession, server: PageServer, light: str
+) -> None:
+    firefox.extension_eval('browser.storage.local.set({ strength: "light" }).then(() => true)')
+    firefox.bidi.send("browsingContext.activate", {"context": firefox.page})
+    firefox.bidi.navigate(firefox.page, server.url("textarea.html"))
+    firefox.bidi.evaluate(firefox.page, "document.querySelector('#field').focus() ?? true")
+    firefox.type_text(SAMPLE)
+    assert firefox.bidi.evaluate(firefox.page, "document.querySelector('#field').value") == SAMPLE
+    firefox.context_menu_item("#field", "fantasma-anonymize")
+    firefox.bidi.wait_for(
+        firefox.page, f"document.querySelector('#field').value === {json.dumps(light)}", timeout=30
+    )
+    firefox.press("\ue009", "z")  # Ctrl+Z
+    firefox.bidi.wait_for(
+        firefox.page, f"document.querySelector('#field').value === {json.dumps(SAMPLE)}", timeout=5
+    )
