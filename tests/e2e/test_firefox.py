@@ -100,12 +100,16 @@ class FirefoxSession:
         )
         menu_id = "fantasma_fantasma-project_org-menuitem-_" + item_id
         deadline = time.monotonic() + 5
-        while not self.chrome_eval(f"!!document.getElementById({json.dumps(menu_id)})"):
+        opened = f"""(() => {{ const menu = document.getElementById("contentAreaContextMenu");
+            const item = document.getElementById({json.dumps(menu_id)});
+            return menu.state === "open" && !!item && !item.hidden; }})()"""
+        while not self.chrome_eval(opened):
             assert time.monotonic() < deadline, "our item did not appear in the context menu"
             time.sleep(0.05)
         self.chrome_eval(
             f"""(() => {{ const menu = document.getElementById("contentAreaContextMenu");
-                 menu.activateItem(document.getElementById({json.dumps(menu_id)})); return true; }})()"""
+                 const item = document.getElementById({json.dumps(menu_id)});
+                 item.doCommand(); menu.hidePopup(); return true; }})()"""
         )
 
 
