@@ -132,7 +132,9 @@ class TqdmProgress:
         from tqdm import tqdm
 
         if self.bar is None:
-            self.bar = tqdm(total=total, unit="step", file=sys.stderr, dynamic_ncols=True, leave=False)
+            self.bar = tqdm(
+                total=total, unit="step", file=sys.stderr, dynamic_ncols=True, leave=False, disable=None
+            )
         self.bar.total = total
         self.bar.set_description(what)
         self.bar.update(done - self.bar.n)
