@@ -153,3 +153,28 @@ def test_marker_overlay_shows_each_marker_with_reason(
     expect(overlay.locator("mark").first).to_be_visible()
     page.screenshot(path=str(artifacts / "markers.png"))
     expect(page.locator("#field")).to_have_value(ORIGINAL)  # showing markers never edits
+
+
+def test_model_based_editor_takes_the_edit_through_beforeinput(
+    browser: Browser, page: Page, server: PageServer, light: str, light_settings: None
+) -> None:
+    page.goto(server.url("lexical.html"))
+    page.locator("#field").click()
+    page.keyboard.insert_text(ORIGINAL)
+    expect(page.locator("#model")).to_have_text(ORIGINAL)
+    browser.menu(page, "#field", "fantasma-anonymize")
+    expect(page.locator("#model")).to_have_text(light, timeout=15_000)
+    page.wait_for_timeout(150)  # re-renders from the model: the DOM must agree with it
+    expect(page.locator("#field")).to_have_text(light)
+
+
+def test_field_refusing_every_strategy_is_left_exactly_as_it_was(
+    browser: Browser, page: Page, server: PageServer, light: str, light_settings: None
+) -> None:
+    page.goto(server.url("stubborn.html"))
+    page.locator("#field").click()
+    page.keyboard.type("Colour me surprised!!!")
+    before = page.locator("#field").inner_html()
+    browser.menu(page, "#field", "fantasma-anonymize")
+    expect(page.locator(MESSAGE)).to_contain_text("could not edit this field", timeout=15_000)
+    assert page.locator("#field").inner_html() == before
