@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import struct
 import subprocess
 import sys
@@ -25,46 +24,16 @@ EXTENSION_DIR = ROOT / "extension"
 ARTIFACTS = ROOT / "tests" / "_artifacts"
 CHROMIUM = "/usr/bin/chromium"
 EXTENSION_ID = "folfajlldbfkhgchaeijigmkgemmkfnl"  # pinned by the manifest key (extension/IDENTITY.md)
-HOST_NAME = "org.fantasma.host"
 GECKO_ID = "fantasma@fantasma-project.org"
 
 
-def write_launcher(directory: Path, fantasma_home: Path) -> Path:
-    """A launcher running this interpreter's `-m native_host` with the test's FANTASMA_HOME."""
-    launcher = directory / "fantasma-host-launcher.sh"
-    launcher.write_text(
-        "#!/bin/sh\n"
-        f"export FANTASMA_HOME='{fantasma_home}'\n"
-        f"cd '{ROOT}'\n"
-        f"exec '{sys.executable}' -m native_host \"$@\"\n"
-    )
-    launcher.chmod(launcher.stat().st_mode | stat.S_IXUSR)
-    return launcher
+def register_host(manifest_dir: Path, browser_form: str, fantasma_home: Path) -> Path:
+    """Registers the real host the way `fantasma-host install` does (the installer's own launcher and
+    manifest writers), with the test's FANTASMA_HOME pinned in the launcher."""
+    from native_host.install.installer import write_host_manifest, write_launcher
 
-
-def host_manifest(launcher: Path, browser: str) -> dict:
-    """The native-messaging manifest: Chromium lists origins, Firefox lists add-on ids."""
-    manifest = {
-        "name": HOST_NAME,
-        "description": "Fantasma local writing-style anonymizer (e2e test registration)",
-        "path": str(launcher),
-        "type": "stdio",
-    }
-    if browser == "firefox":
-        manifest["allowed_extensions"] = [GECKO_ID]
-    else:
-        manifest["allowed_origins"] = [f"chrome-extension://{EXTENSION_ID}/"]
-    return manifest
-
-
-def register_host(user_data_dir: Path, fantasma_home: Path) -> Path:
-    """Chromium reads user-level host manifests from <user data dir>/NativeMessagingHosts."""
-    launcher = write_launcher(user_data_dir, fantasma_home)
-    manifest_dir = user_data_dir / "NativeMessagingHosts"
-    manifest_dir.mkdir(parents=True, exist_ok=True)
-    path = manifest_dir / f"{HOST_NAME}.json"
-    path.write_text(json.dumps(host_manifest(launcher, "chromium"), indent=2))
-    return path
+    launcher = write_launcher(manifest_dir.parent / "launcher", sys.executable, "linux", str(fantasma_home))
+    return write_host_manifest(manifest_dir, browser_form, launcher)
 
 
 def launch(pw: Playwright, user_data_dir: Path) -> BrowserContext:
@@ -155,7 +124,8 @@ def browser(
 ) -> Iterator[Browser]:
     """Chromium with the extension and the real host registered."""
     user_data_dir = tmp_path_factory.mktemp("chromium_profile")
-    register_host(user_data_dir, host_home)
+    # Chromium reads user-level host manifests from <user data dir>/NativeMessagingHosts.
+    register_host(user_data_dir / "NativeMessagingHosts", "chromium", host_home)
     context = launch(playwright_instance, user_data_dir)
     yield Browser(context)
     context.close()

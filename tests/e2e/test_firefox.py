@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.bidi import BiDi, Firefox
-from tests.e2e.conftest import GECKO_ID, HOST_NAME, ROOT, SAMPLE, host_manifest, write_launcher
+from tests.e2e.conftest import GECKO_ID, ROOT, SAMPLE, register_host
 from tests.e2e.server import PageServer
 
 pytestmark = pytest.mark.e2e
@@ -118,10 +118,9 @@ def firefox(tmp_path_factory: pytest.TempPathFactory, host_home: Path) -> Iterat
     if not Path(FIREFOX).exists():
         pytest.fail("firefox-esr is missing: run scripts/install-system-deps.sh (make test-install does)")
     home = tmp_path_factory.mktemp("firefox_home")
-    hosts = home / ".mozilla" / "native-messaging-hosts"
-    hosts.mkdir(parents=True)
-    launcher = write_launcher(home, host_home)
-    (hosts / f"{HOST_NAME}.json").write_text(json.dumps(host_manifest(launcher, "firefox")))
+    register_host(
+        home / ".mozilla" / "native-messaging-hosts", "firefox", host_home
+    )  # Firefox's user-level dir
     browser = Firefox(FIREFOX, tmp_path_factory.mktemp("firefox_profile"), home, {})
     try:
         yield FirefoxSession(browser)
