@@ -51,6 +51,12 @@ def save_tiny_llama(out: Path, **overrides) -> Path:
 
 
 @pytest.fixture(scope="session")
+def write_tiny_tokenizer():
+    """tiny_tokenizer_json(path, vocab_size=256) for tests that build their own checkpoint."""
+    return tiny_tokenizer_json
+
+
+@pytest.fixture(scope="session")
 def tiny_llama_dir(tmp_path_factory) -> Path:
     """Untied lm_head, Llama 3 rope scaling (so the scaled inverse frequencies are exercised)."""
     rope = {
