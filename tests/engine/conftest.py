@@ -24,21 +24,39 @@ def _exporter_digest() -> str:
     return digest.hexdigest()[:12]
 
 
-@pytest.fixture(scope="session")
-def default_model_dir(request) -> Path:
+def _export_default(request, cache_name: str, accuracy_level: int) -> Path:
+    from export.graph import Precision
     from export.llama import export
     from export.registry import ExportOptions
     from native_host.assets import smollm2_gguf
 
-    root = Path(request.config.cache.mkdir("fantasma-default-model"))
+    root = Path(request.config.cache.mkdir(cache_name))
     out = root / _exporter_digest()
     if not (out / "fantasma_model.json").is_file():
         for stale in root.iterdir():
             shutil.rmtree(stale, ignore_errors=True)
         tmp = root / (out.name + ".partial")
-        export(smollm2_gguf(), tmp, ExportOptions())
+        export(smollm2_gguf(), tmp, ExportOptions(Precision("int4", 32, accuracy_level)))
         tmp.rename(out)
     return out
+
+
+@pytest.fixture(scope="session")
+def default_model_dir(request) -> Path:
+    """The default model exactly as `fantasma setup` makes it (int4, int8 activations)."""
+    return _export_default(request, "fantasma-default-model", accuracy_level=4)
+
+
+@pytest.fixture(scope="session")
+def exact_engine(request) -> Engine:
+    """The default model with fp32 activations in MatMulNBits (accuracy_level 0).
+
+    With int8 activations (level 4) a 1-token step and a multi-token verification pass differ by ~1e-7
+    in GroupQueryAttention, which activation quantization amplifies to ~1 logit after 30 layers, so a
+    speculative run can take a different branch at a near tie. With fp32 activations the paths agree to
+    ~1e-4 and token identity is a fair test of the speculation logic (docs/engine.md).
+    """
+    return Engine.load(_export_default(request, "fantasma-default-model-acc0", accuracy_level=0))
 
 
 @pytest.fixture(scope="session")

