@@ -180,12 +180,28 @@ def protected_tokens(
     return tokens
 
 
-def check_protected(candidate: str, required: Mapping[str, int]) -> Verdict:
-    """Each protected token must appear in the candidate at least as often as in the source."""
+def check_protected(
+    candidate: str,
+    required: Mapping[str, int],
+    source: str | None = None,
+    candidate_spans: Iterable[tuple[int, int, str]] = (),
+) -> Verdict:
+    """Each protected token appears exactly as often as in the source, and (given the source) the
+    candidate brings no protected-looking token of its own: an invented name, number or link is a
+    change of meaning the embedder does not reliably see."""
     missing = [tok for tok, n in required.items() if candidate.count(tok) < n]
     if missing:
         shown = ", ".join(repr(t) for t in sorted(missing)[:5])
         return Verdict("protected", False, f"lost protected token(s): {shown}")
+    repeated = [tok for tok, n in required.items() if candidate.count(tok) > n]
+    if repeated:
+        shown = ", ".join(repr(t) for t in sorted(repeated)[:5])
+        return Verdict("protected", False, f"protected token(s) added: {shown}")
+    if source is not None:
+        invented = [tok for tok in protected_tokens(candidate, (), candidate_spans) if tok not in source]
+        if invented:
+            shown = ", ".join(repr(t) for t in sorted(invented)[:5])
+            return Verdict("protected", False, f"invented name/number/link: {shown}")
     return passed("protected")
 
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 # A small model paraphrases short inputs best; longer windows drift and truncate.
-MAX_WINDOW_WORDS = 60
+MAX_WINDOW_WORDS = 40
 
 # Sentence end: . ! ? … (plus closing quotes/brackets), then whitespace, then something that can start
 # a sentence. Abbreviations like "e.g." or "Mr." followed by a capital are rare enough to accept.

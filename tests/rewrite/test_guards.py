@@ -149,6 +149,29 @@ def test_protected_rejects_any_changed_token(old, new):
     assert guards.keep_rate(candidate, required) < 1.0
 
 
+@pytest.mark.parametrize(
+    ("candidate", "why"),
+    [
+        ("Tom liked the effort, but the report is weak. Thanks, Tom", "added"),  # name used twice
+        ("I liked the effort, but the report is weak. Thanks, Tom and Sally", "invented"),
+        ("I liked the effort, but the 2 reports are weak. Thanks, Tom", "invented"),
+        ("I liked the effort, but see https://example.org, the report is weak. Thanks, Tom", "invented"),
+    ],
+)
+def test_protected_rejects_added_or_invented_tokens(candidate, why):
+    source = "I appreciate the effort, but the report is rather weak. Cheers, Tom"
+    required = guards.protected_tokens(source, (), _spans(source))
+    verdict = guards.check_protected(candidate, required, source, _spans(candidate))
+    assert not verdict.ok and why in verdict.detail
+
+
+def test_protected_accepts_a_faithful_rewrite_with_source_context():
+    source = "I appreciate the effort, but the report is rather weak. Cheers, Tom"
+    candidate = "Thank you for the effort; however, the report is fairly weak. Regards, Tom"
+    required = guards.protected_tokens(source, (), _spans(source))
+    assert guards.check_protected(candidate, required, source, _spans(candidate)).ok
+
+
 def test_user_terms_and_repeated_tokens_count():
     required = guards.protected_tokens("the blue widget and the blue widget", ("blue widget",))
     assert required == Counter({"blue widget": 2})

@@ -61,7 +61,7 @@ def test_llm_windows_always_pass_every_guard(rewrite_model_dir, embedder_model_d
             assert window.text in result.text
             assert guards.check_chatter(window.text, source).ok
             assert guards.check_length(window.text, source).ok
-            assert guards.check_protected(window.text, required).ok
+            assert guards.check_protected(window.text, required, source, protected_spans(window.text)).ok
             assert guards.check_no_new_markers(window.text, count_markers(source), count_markers).ok
             assert embedder.similarities(source, [window.text])[0] >= guards.MIN_SIMILARITY - 1e-4
         json.dumps(result.to_json())  # serializable as is
