@@ -17,7 +17,12 @@ from playwright.sync_api import BrowserContext, Page, Playwright, Worker, sync_p
 
 from tests.e2e.server import PageServer
 
-pytestmark = pytest.mark.e2e
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/e2e/" in str(item.path).replace("\\", "/"):
+            item.add_marker(pytest.mark.e2e)
+
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION_DIR = ROOT / "extension"

@@ -178,3 +178,58 @@ def test_field_refusing_every_strategy_is_left_exactly_as_it_was(
     browser.menu(page, "#field", "fantasma-anonymize")
     expect(page.locator(MESSAGE)).to_contain_text("could not edit this field", timeout=15_000)
     assert page.locator("#field").inner_html() == before
+
+
+def test_preview_before_apply_cancel_keeps_text_apply_rewrites(
+    browser: Browser, page: Page, server: PageServer, light: str
+) -> None:
+    browser.set_settings(strength="light", previewBeforeApply=True)
+    page.goto(server.url("textarea.html"))
+    page.fill("#field", ORIGINAL)
+    preview = page.locator('fantasma-ui [data-fantasma="preview"]')
+
+    browser.menu(page, "#field", "fantasma-anonymize")
+    expect(preview).to_contain_text(light, timeout=15_000)
+    preview.get_by_role("button", name="Cancel").click()
+    expect(preview).to_have_count(0)
+    expect(page.locator("#field")).to_have_value(ORIGINAL)
+
+    browser.menu(page, "#field", "fantasma-anonymize")
+    preview.get_by_role("button", name="Apply").click()
+    expect(page.locator("#field")).to_have_value(light)
+
+
+def test_options_page_saves_settings_the_rewrite_uses(browser: Browser) -> None:
+    browser.set_settings()
+    page = browser.context.new_page()
+    page.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
+    page.select_option("#strength", "strong")
+    page.fill("#protected-terms", "Acme\n  Zorblax  \n")
+    page.locator("#protected-terms").blur()
+    page.fill("#new-site", "https://forum.example.org/thread/1")
+    page.click("#add-site")
+    expect(page.locator("#sites")).to_contain_text("forum.example.org")
+    expect(page.locator("#saved")).to_have_text("Saved.")
+    stored = browser.sw.evaluate("chrome.storage.local.get(null)")
+    assert stored["strength"] == "strong"
+    assert stored["protectedTerms"] == ["Acme", "Zorblax"]
+    assert stored["sites"] == {"forum.example.org": True}
+    page.close()
+
+
+def test_protected_terms_from_settings_reach_the_host(
+    browser: Browser, page: Page, server: PageServer, host_home: Path
+) -> None:
+    browser.set_settings(strength="light", protectedTerms=["colour"])
+    oracle = host_request(
+        host_home,
+        "rewrite",
+        {"text": ORIGINAL, "options": {"strength": "light", "protected_terms": ["colour"]}},
+    )
+    # The field must match the host's answer for the same options. (Whether the host keeps the term is
+    # the host's contract, tested there; at the time of writing the light path does not, see the report.)
+    expected = oracle["result"]["text"]
+    page.goto(server.url("textarea.html"))
+    page.fill("#field", ORIGINAL)
+    browser.menu(page, "#field", "fantasma-anonymize")
+    expect(page.locator("#field")).to_have_value(expected, timeout=15_000)

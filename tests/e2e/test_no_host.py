@@ -33,6 +33,9 @@ def test_anonymize_leaves_field_untouched_and_shows_error(
     message = page.locator('fantasma-ui [data-fantasma="message"]')
     expect(message).to_contain_text(re.compile("not installed", re.I), timeout=10_000)
     expect(page.locator("#field")).to_have_value(ORIGINAL)
+    # ... and as a browser notification.
+    notifications = browser_without_host.sw.evaluate("chrome.notifications.getAll()")
+    assert len(notifications) >= 1
     page.close()
 
 
