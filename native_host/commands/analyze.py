@@ -1,0 +1,49 @@
+"""`fantasma analyze [FILE|-] [--json]`: which habits in a text identify its writer."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from native_host.commands._io import InputError, read_text
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("analyze", help="show the writing habits that identify you")
+    parser.add_argument("source", nargs="?", default="-", metavar="FILE", help="text file, or - for stdin")
+    parser.add_argument(
+        "--json", action="store_true", help="print the report as JSON (docs/report-format.md)"
+    )
+    parser.add_argument("--no-profile", action="store_true", help="ignore the saved personal profile")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from native_host.style import analyze
+    from native_host.style.render import report_text
+
+    try:
+        text = read_text(args.source)
+        profile = None if args.no_profile else load_profile_or_warn()
+    except InputError as exc:
+        print(f"fantasma analyze: {exc}", file=sys.stderr)
+        return 2
+    report = analyze(text, profile)
+    if args.json:
+        json.dump(report.to_json(), sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(report_text(report, text, color=sys.stdout.isatty()))
+    return 0
+
+
+def load_profile_or_warn():
+    """The saved profile, or None; a corrupt profile is reported on stderr and ignored."""
+    from native_host.style.profile import ProfileError, load_profile
+
+    try:
+        return load_profile()
+    except ProfileError as exc:
+        print(f"fantasma: ignoring the personal profile: {exc}", file=sys.stderr)
+        return None

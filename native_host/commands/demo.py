@@ -1,0 +1,61 @@
+"""`fantasma demo FILE`: the main job of `make run`. Each step is one function in STEPS, so a later
+step (the LLM rewrite) is one more entry."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from native_host.commands._io import InputError, read_text
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("demo", help="analyze a text, then show it neutralized")
+    parser.add_argument("source", metavar="FILE", help="text file, or - for stdin")
+    parser.set_defaults(func=run)
+
+
+def heading(title: str, color: bool) -> str:
+    line = "=" * 72
+    return f"\033[1m{line}\n{title}\n{line}\033[0m" if color else f"{line}\n{title}\n{line}"
+
+
+def step_analysis(text: str, color: bool) -> str:
+    from native_host.commands.analyze import load_profile_or_warn
+    from native_host.style import analyze
+    from native_host.style.render import report_text
+
+    return report_text(analyze(text, load_profile_or_warn()), text, color)
+
+
+def step_neutralized(text: str, color: bool) -> str:
+    from native_host.style import neutralize
+    from native_host.style.render import neutralized_text
+
+    new_text, edits = neutralize(text)
+    return (
+        f"{len(edits)} edits (no model: spelling, punctuation, slang, emoji, spacing)\n\n"
+        + neutralized_text(new_text, edits, text, color)
+    )
+
+
+# (title, function(text, color) -> printable). Append, e.g., ("LLM rewrite", step_rewrite).
+STEPS: list[tuple[str, Callable[[str, bool], str]]] = [
+    ("What identifies the writer", step_analysis),
+    ("Neutralized (deterministic)", step_neutralized),
+]
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        text = read_text(args.source)
+    except InputError as exc:
+        print(f"fantasma demo: {exc}", file=sys.stderr)
+        return 2
+    color = sys.stdout.isatty()
+    for title, step in STEPS:
+        print(heading(title, color))
+        print(step(text, color).rstrip("\n"))
+        print()
+    return 0

@@ -1,0 +1,76 @@
+"""`fantasma profile add FILES... | show | clear`: learn what is distinctive about your own writing."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from native_host.commands._io import InputError, read_text
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("profile", help="learn your own habits from your past writing")
+    actions = parser.add_subparsers(dest="profile_action", metavar="ACTION", required=True)
+    add = actions.add_parser("add", help="learn from one or more of your own texts")
+    add.add_argument("files", nargs="+", metavar="FILE")
+    show = actions.add_parser("show", help="print your distinctive habits")
+    show.add_argument("--json", action="store_true")
+    actions.add_parser("clear", help="delete the profile")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from native_host.style.profile import Profile, ProfileError, clear_profile, load_profile
+
+    if args.profile_action == "clear":
+        print("profile deleted" if clear_profile() else "no profile to delete")
+        return 0
+    try:
+        profile = load_profile()
+    except ProfileError as exc:
+        print(f"fantasma profile: {exc}", file=sys.stderr)
+        return 2
+    if args.profile_action == "add":
+        profile = profile or Profile()
+        texts = []
+        try:
+            texts = [(name, read_text(name)) for name in args.files]
+        except InputError as exc:  # learn nothing unless every file is readable
+            print(f"fantasma profile add: {exc}", file=sys.stderr)
+            return 2
+        for _, text in texts:
+            profile.learn(text)
+        path = profile.save()
+        print(
+            f"learned from {len(texts)} file(s); profile now covers {profile.documents} texts, "
+            f"{profile.words} words ({path})"
+        )
+        return 0
+    if profile is None:
+        print("no profile yet; create one with: fantasma profile add FILES...")
+        return 0
+    habits = profile.habits()
+    phrases = sorted(profile.habitual_phrases())
+    if getattr(args, "json", False):
+        json.dump(
+            {"documents": profile.documents, "words": profile.words, "habits": habits, "phrases": phrases},
+            sys.stdout,
+            indent=1,
+            ensure_ascii=False,
+        )
+        sys.stdout.write("\n")
+        return 0
+    print(f"Profile: {profile.documents} texts, {profile.words} words")
+    if not habits and not phrases:
+        print("Nothing distinctive learned yet; add more of your writing.")
+    for h in habits:
+        base = h["baseline_per_1k"]
+        typical = f", typical {base:.2f}" if base is not None else ""
+        print(
+            f"  {h['label']}: {h['rate_per_1k']:.2f} per 1,000 words{typical} "
+            f"(identifiability {h['identifiability']:.2f}, in {h['documents']} texts)"
+        )
+    if phrases:
+        print("Habitual phrases: " + ", ".join(f'"{p}"' for p in phrases[:20]))
+    return 0

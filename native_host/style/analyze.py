@@ -1,0 +1,120 @@
+"""analyze(text, profile) -> Report: run every family, score each observation against the baseline."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from native_host.style import baseline
+from native_host.style.document import Document
+from native_host.style.families import FAMILIES, phrases
+from native_host.style.model import Finding, Observation, Report, Target
+
+if TYPE_CHECKING:
+    from native_host.style.profile import Profile
+
+_TOP_CONTRIBUTORS = 10
+_WEIGHT = 0.6  # how much one fully identifying marker alone moves the overall score
+_PERSONAL_WEIGHT = 0.85
+_REASON_MIN = 0.3
+_MAX_REASONS = 5
+# Families whose ordinary use is the population norm: shown, but never scored as identifying.
+_NEUTRAL_MARKERS = frozenset({"spelling.american"})
+
+
+def observe(doc: Document, target: Target, habitual: frozenset[str] = frozenset()) -> list[Observation]:
+    """Every observation of every family (shared by analyze and neutralize)."""
+    found: list[Observation] = []
+    for family in FAMILIES:
+        if family is phrases:
+            found.extend(phrases.observe(doc, target, habitual))
+        else:
+            found.extend(family.observe(doc, target))
+    return found
+
+
+def score(obs: Observation, words: int) -> Finding:
+    rate = 1000.0 * obs.n / max(words, 1)
+    base_rate = baseline.marker_rate(obs.marker)
+    expected = baseline.expected_count(base_rate or 0.0, words)
+    default = f"{obs.n} {obs.label} in {words} words; typical writers use about {_fmt(expected)}"
+    if obs.surprise is not None:
+        surprise = obs.surprise
+        evidence = obs.evidence or default
+    else:
+        surprise = 0.0 if obs.marker in _NEUTRAL_MARKERS else baseline.poisson_surprise(obs.n, expected)
+        evidence = f"{default}; {obs.evidence}" if obs.evidence else default
+    return Finding(
+        family=obs.family,
+        marker=obs.marker,
+        label=obs.label,
+        spans=tuple(obs.spans),
+        count=obs.n,
+        rate_per_1k=rate,
+        baseline_per_1k=base_rate,
+        identifiability=baseline.identifiability(surprise),
+        evidence=evidence,
+    )
+
+
+def analyze(text: str, profile: Profile | None = None) -> Report:
+    doc = Document(text)
+    habitual = profile.habitual_phrases() if profile else frozenset()
+    personal = profile.distinctive_markers() if profile else frozenset()
+    findings = []
+    for obs in observe(doc, Target(), habitual):
+        if not obs.report or (obs.n == 0 and obs.surprise is None):
+            continue
+        finding = score(obs, doc.n_words)
+        if finding.marker in personal or finding.marker == "phrases.habitual":
+            finding = _as_personal(finding)
+        findings.append(finding)
+    findings.sort(key=lambda f: (not f.personal, -f.identifiability, f.family))
+    return Report(
+        text_length=len(text),
+        words=doc.n_words,
+        score=overall_score(findings),
+        reasons=tuple(
+            (f.evidence if f.label in f.evidence else f"{f.label}: {f.evidence}")
+            + (" (one of your habits)" if f.personal else "")
+            for f in findings[:_MAX_REASONS]
+            if f.identifiability >= _REASON_MIN
+        ),
+        findings=tuple(findings),
+        profile_used=profile is not None,
+    )
+
+
+def overall_score(findings: list[Finding]) -> int:
+    """0-100: the chance-like combination of the top contributors, each weighted below 1 so that one
+    marker alone never reads as "certainly you"."""
+    top = sorted(findings, key=lambda f: -f.identifiability)[:_TOP_CONTRIBUTORS]
+    remaining = 1.0
+    for f in top:
+        remaining *= 1.0 - (_PERSONAL_WEIGHT if f.personal else _WEIGHT) * f.identifiability
+    return round(100 * (1.0 - remaining))
+
+
+def _as_personal(f: Finding) -> Finding:
+    boosted = max(f.identifiability, 0.5)
+    return Finding(
+        f.family,
+        f.marker,
+        f.label,
+        f.spans,
+        f.count,
+        f.rate_per_1k,
+        f.baseline_per_1k,
+        boosted,
+        f.evidence,
+        True,
+    )
+
+
+def _fmt(x: float) -> str:
+    if x >= 10:
+        return f"{x:.0f}"
+    if x >= 1:
+        return f"{x:.1f}"
+    digits = max(1, -math.floor(math.log10(x)) if x > 0 else 1)
+    return f"{x:.{digits}f}"

@@ -1,0 +1,72 @@
+"""Capitalization quirks: lowercase "i", all-lowercase writing, ALL-CAPS emphasis."""
+
+from __future__ import annotations
+
+from native_host.style import data
+from native_host.style.document import Document
+from native_host.style.model import Observation, Span, Target
+
+FAMILY = "capitalization"
+
+_LOWER_I = frozenset({"i", "i'm", "i've", "i'll", "i'd"})
+_MIN_SENTENCES = 3
+_LOWERCASE_SHARE = 0.75
+_CAPS_MIN_LEN = 3
+_CAPS_MIN_ZIPF = 3.0  # the lower-case form must be an ordinary word, so "NASA" is not shouting
+
+
+def observe(doc: Document, target: Target) -> list[Observation]:
+    text = doc.text
+    acronyms = data.words("acronyms.txt")
+    lower_i: list[Span] = []
+    caps: list[Span] = []
+    for (start, end, word), lower in zip(doc.words, doc.lower_words, strict=True):
+        if lower in _LOWER_I and word[0] == "i":
+            after = text[end : end + 1]
+            before = text[start - 1 : start] if start else ""
+            if after not in (".", "-") and before not in (".", "-", "/"):
+                lower_i.append(Span(start, end, word, "I" + word[1:]))
+        elif (
+            len(word) >= _CAPS_MIN_LEN
+            and word.isupper()
+            and word not in acronyms
+            and "'" not in lower
+            and data.zipf(lower) >= _CAPS_MIN_ZIPF
+        ):
+            replacement = lower.capitalize() if doc.at_sentence_start(start) else lower
+            caps.append(Span(start, end, word, replacement))
+    observations = [
+        Observation(FAMILY, "capitalization.lowercase_i", 'lowercase "i"', lower_i),
+        Observation(FAMILY, "capitalization.all_caps_emphasis", "ALL-CAPS words for emphasis", caps),
+    ]
+    observations.extend(_all_lowercase(doc))
+    return observations
+
+
+def _all_lowercase(doc: Document) -> list[Observation]:
+    """Sentences that start in lower case, when that is the writer's habit rather than a slip."""
+    starts: list[tuple[int, int, str]] = []
+    word_starts = {s: (s, e, w) for s, e, w in doc.words}
+    for s, _ in doc.sentences:
+        pos = s
+        while pos < len(doc.text) and doc.text[pos] in "\"'“‘(":
+            pos += 1
+        if pos in word_starts:
+            starts.append(word_starts[pos])
+    if len(starts) < _MIN_SENTENCES:
+        return []
+    lower = [(s, e, w) for s, e, w in starts if w[0].islower() and w.lower() == w]
+    if len(lower) / len(starts) < _LOWERCASE_SHARE:
+        return []
+    spans = [Span(s, e, w, w[0].upper() + w[1:]) for s, e, w in lower]
+    return [
+        Observation(
+            FAMILY,
+            "capitalization.all_lowercase",
+            "sentences starting in lower case",
+            spans,
+            evidence=f"{len(lower)} of {len(starts)} sentences start with a lower-case letter; "
+            "most writers capitalize nearly all of them",
+            surprise=3.0 + 0.5 * len(lower),
+        )
+    ]

@@ -1,0 +1,43 @@
+"""Recurring misspellings ("definately", "alot", "could of"): a small table of common ones."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import cache
+
+from native_host.style import data
+from native_host.style.document import Document
+from native_host.style.families._common import keep_case, word_alternation
+from native_host.style.model import Observation, Span, Target
+
+FAMILY = "misspellings"
+
+
+@cache
+def _table() -> tuple[dict[str, str], re.Pattern[str]]:
+    table = {wrong: right for wrong, right in data.tsv("misspellings.tsv")}
+    phrases = [w for w in table if " " in w]
+    return table, re.compile(rf"\b(?:{word_alternation(phrases)})\b", re.I)
+
+
+def observe(doc: Document, target: Target) -> list[Observation]:
+    table, phrase_re = _table()
+    spans = [
+        Span(s, e, w, keep_case(w, table[lower]) if table[lower][0] != "I" else table[lower])
+        for (s, e, w), lower in zip(doc.words, doc.lower_words, strict=True)
+        if lower in table
+    ]
+    spans += [
+        Span(m.start(), m.end(), m.group(), keep_case(m.group(), table[m.group().lower()]))
+        for m in doc.finditer(phrase_re)
+    ]
+    spans.sort(key=lambda s: s.start)
+    evidence = None
+    repeats = Counter(s.text.lower() for s in spans)
+    recurring = [w for w, c in repeats.items() if c > 1]
+    if recurring:
+        evidence = (
+            f"misspelled more than once: {', '.join(recurring[:3])} — a recurring slip is a fingerprint"
+        )
+    return [Observation(FAMILY, "misspellings.common", "common misspellings", spans, evidence=evidence)]

@@ -1,0 +1,122 @@
+"""Punctuation habits: dashes, ellipses, !! and ?!, spacing around punctuation, Oxford comma, ; and ()."""
+
+from __future__ import annotations
+
+import re
+
+from native_host.style.document import Document
+from native_host.style.families._common import spans_for
+from native_host.style.model import Observation, Span, Target
+
+FAMILY = "punctuation"
+
+_DASH = re.compile(r"—|―|(?<![-!<])--(?![->])|–")
+_ELLIPSIS = re.compile(r"\.{3,}|…+|\. \. \.")
+_BANGS = re.compile(r"[!?]{2,}")
+_SPACE_BEFORE = re.compile(r"[ \t]+(?=[,.;:!?](?:\s|$))")
+_TWO_SPACES_AFTER_STOP = re.compile(r"(?<=[.!?]) {2,}(?=\S)")
+_MULTIPLE_SPACES = re.compile(r" {2,}(?=\S)")
+_OXFORD_TAIL = re.compile(r"(,)\s(?:and|or)\b")
+# Checked backwards from the ", and": "red, white, and blue" has two list items before it.
+_OXFORD_HEAD = re.compile(r"\w+(?:\s\w+)?,\s\w+(?:\s\w+)?$")
+_SEMICOLON = re.compile(r";(?![-']?[)(DPp])")
+_PARENS = re.compile(r"\((?:[^()\n]|\n(?!\s*\n)){1,200}\)")
+_HSPACE = " \t"
+_NO_DASH_BEFORE = set(" \t\n,;:")
+
+
+def observe(doc: Document, target: Target) -> list[Observation]:
+    text = doc.text
+    em: list[Span] = []
+    en: list[Span] = []
+    for m in doc.finditer(_DASH):
+        (en if m.group() == "–" else em).append(_dash_span(text, m.start(), m.end()))
+    ellipses = [_ellipsis_span(text, m.start(), m.end()) for m in doc.finditer(_ELLIPSIS)]
+    interro: list[Span] = []
+    exclaims: list[Span] = []
+    for m in doc.finditer(_BANGS):
+        if "?" in m.group():
+            if m.group() != "?" * len(m.group()) or len(m.group()) >= 2:
+                interro.append(Span(m.start(), m.end(), m.group(), "?"))
+        else:
+            exclaims.append(Span(m.start(), m.end(), m.group(), "!"))
+    oxford = [
+        Span(m.start(1), m.end(1), ",", None)
+        for m in doc.finditer(_OXFORD_TAIL)
+        if _OXFORD_HEAD.search(text, max(0, m.start() - 80), m.start())
+    ]
+    two_spaces = spans_for(doc, _TWO_SPACES_AFTER_STOP, " ")
+    after_stop = {s.start for s in two_spaces}
+    multiple = [
+        Span(m.start(), m.end(), m.group(), " ")
+        for m in doc.finditer(_MULTIPLE_SPACES)
+        if m.start() > 0 and text[m.start() - 1] not in " \t\n" and m.start() not in after_stop
+    ]
+    space_before = [
+        Span(m.start(), m.end(), m.group(), "")
+        for m in doc.finditer(_SPACE_BEFORE)
+        if m.start() > 0 and text[m.start() - 1] not in " \t\n" and not _starts_ellipsis(text, m.end())
+    ]
+    return [
+        Observation(FAMILY, "punctuation.em_dash", "em dashes", em),
+        Observation(FAMILY, "punctuation.en_dash", "en dashes", en),
+        Observation(FAMILY, "punctuation.ellipsis", "ellipses", ellipses),
+        Observation(FAMILY, "punctuation.multiple_exclamation", "repeated exclamation marks (!!)", exclaims),
+        Observation(FAMILY, "punctuation.interrobang", "?! or ?? combinations", interro),
+        Observation(FAMILY, "punctuation.space_before", "spaces before punctuation", space_before),
+        Observation(FAMILY, "punctuation.two_spaces_after_stop", "two spaces after a full stop", two_spaces),
+        Observation(FAMILY, "punctuation.multiple_spaces", "runs of spaces between words", multiple),
+        Observation(FAMILY, "punctuation.oxford_comma", "Oxford commas", oxford),
+        Observation(FAMILY, "punctuation.semicolon", "semicolons", spans_for(doc, _SEMICOLON)),
+        Observation(FAMILY, "punctuation.parentheses", "parenthetical asides", spans_for(doc, _PARENS)),
+    ]
+
+
+def _dash_span(text: str, start: int, end: int) -> Span:
+    """A dash between two words ("this — that") becomes a comma; an en dash in a range ("3–5") a hyphen;
+    other dashes (line-initial dialogue, "—" next to punctuation) are reported without a replacement."""
+    dash = text[start:end]
+    before = text[start - 1] if start else ""
+    after = text[end] if end < len(text) else ""
+    if dash == "–" and before.isdigit() and after.isdigit():
+        return Span(start, end, dash, "-")
+    s, e = start, end
+    while s > 0 and text[s - 1] in _HSPACE:
+        s -= 1
+    while e < len(text) and text[e] in _HSPACE:
+        e += 1
+    prev = text[s - 1] if s else ""
+    nxt = text[e] if e < len(text) else ""
+    if (
+        prev
+        and nxt
+        and prev not in _NO_DASH_BEFORE
+        and not nxt.isspace()
+        and nxt not in "—―–-"
+        and not nxt.isdigit()
+    ):
+        return Span(s, e, text[s:e], ", ")
+    return Span(start, end, dash, None)
+
+
+def _ellipsis_span(text: str, start: int, end: int) -> Span:
+    """An ellipsis that ends a thought (followed by space or the end) becomes a full stop."""
+    nxt = text[end] if end < len(text) else ""
+    s = start
+    while s > 0 and text[s - 1] in _HSPACE:
+        s -= 1
+    prev = text[s - 1] if s else ""
+    if prev and not prev.isspace() and prev not in ".!?,;:" and (not nxt or nxt.isspace() or nxt in "\"'”’)"):
+        # "wait... what" reads as "wait, what"; "so it goes..." as "so it goes."
+        following = text[end : end + 40].lstrip(" \t")
+        continues = following[:1].islower()
+        return Span(s, end, text[s:end], "," if continues else ".")
+    return Span(start, end, text[start:end], None)
+
+
+def _starts_ellipsis(text: str, pos: int) -> bool:
+    return text.startswith("..", pos) or text.startswith("…", pos)
+
+
+def _sorted(spans: list[Span]) -> list[Span]:
+    return sorted(spans, key=lambda s: s.start)

@@ -1,0 +1,68 @@
+"""Spelling dialect: British / American / Canadian variants (colour/color, -ise/-ize, whilst, amongst, ...)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from native_host.style import data
+from native_host.style.document import Document
+from native_host.style.families._common import keep_case
+from native_host.style.model import Observation, Span, Target
+
+FAMILY = "spelling"
+
+
+@cache
+def _tables() -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]]]:
+    """british -> (american, category) and american -> (british, category) for reversible pairs."""
+    to_american: dict[str, tuple[str, str]] = {}
+    to_british: dict[str, tuple[str, str]] = {}
+    for british, american, category, reversible in data.tsv("spelling_variants.tsv"):
+        to_american[british] = (american, category)
+        if reversible == "1":
+            to_british.setdefault(american, (british, category))
+    return to_american, to_british
+
+
+def observe(doc: Document, target: Target) -> list[Observation]:
+    to_american, to_british = _tables()
+    british: list[Span] = []
+    american: list[Span] = []
+    categories: dict[str, int] = {}
+    for (start, end, word), lower in zip(doc.words, doc.lower_words, strict=True):
+        if lower in to_american:
+            variant, category = to_american[lower]
+            replacement = keep_case(word, variant) if target.spelling == "american" else None
+            british.append(Span(start, end, word, replacement))
+            categories["british_" + category] = categories.get("british_" + category, 0) + 1
+        elif lower in to_british:
+            variant, category = to_british[lower]
+            replacement = keep_case(word, variant) if target.spelling == "british" else None
+            american.append(Span(start, end, word, replacement))
+            categories["american_" + category] = categories.get("american_" + category, 0) + 1
+    british_words = data.words("british_words.txt")
+    vocabulary = [
+        Span(start, end, word, None)
+        for (start, end, word), lower in zip(doc.words, doc.lower_words, strict=True)
+        if lower in british_words and word.islower()
+    ]
+    observations = [
+        Observation(FAMILY, "spelling.british", "British spellings", british),
+        Observation(FAMILY, "spelling.british_vocabulary", "British everyday words", vocabulary),
+        # American spelling is the population majority: reported (low score) so a British target
+        # can rewrite it, never scored as rare.
+        Observation(FAMILY, "spelling.american", "American spellings", american),
+    ]
+    # Canadian (and Oxford) usage: British -our/-re with American -ize in the same text.
+    if categories.get("american_ise") and (categories.get("british_our") or categories.get("british_re")):
+        mixed = [s for s in british if to_american[s.text.lower()][1] in ("our", "re")]
+        mixed += [s for s in american if to_british[s.text.lower()][1] == "ise"]
+        observations.append(
+            Observation(
+                FAMILY,
+                "spelling.canadian",
+                "Canadian/Oxford spelling mix (-our with -ize)",
+                [Span(s.start, s.end, s.text, None) for s in sorted(mixed, key=lambda s: s.start)],
+            )
+        )
+    return observations

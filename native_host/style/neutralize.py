@@ -1,0 +1,166 @@
+"""neutralize(text, target) -> (text, edits): rewrite surface markers to one neutral style.
+
+Every family proposes spans with a replacement; overlapping proposals are settled by family priority;
+protected spans are never touched. One pass can expose another marker ("word ..." -> "word ." ->
+"word."), so passes repeat until nothing changes (a fixed point, hence idempotent), and the edits of
+all passes are composed back into the original text's coordinates.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+from native_host.style.analyze import observe
+from native_host.style.document import Document
+from native_host.style.families import PRIORITY
+from native_host.style.model import Edit, Target
+
+MAX_PASSES = 6
+
+
+@dataclass(slots=True)
+class _Piece:
+    """A stretch of the original text [ostart, oend) and what it reads now."""
+
+    ostart: int
+    oend: int
+    text: str
+    changed: bool
+    family: str = ""
+    marker: str = ""
+
+
+def neutralize(text: str, target: Target | None = None) -> tuple[str, list[Edit]]:
+    target = target or Target()
+    pieces = [_Piece(0, len(text), text, False)]
+    current = text
+    original_protected = Document(text).protected
+    for _ in range(MAX_PASSES):
+        carried = _carry_protected(original_protected, pieces)
+        edits = proposed_edits(Document(current, extra_protected=carried), target)
+        if not edits:
+            break
+        pieces = _apply(pieces, edits)
+        current = "".join(p.text for p in pieces)
+    final_edits = [
+        Edit(p.ostart, p.oend, text[p.ostart : p.oend], p.text, p.family, p.marker)
+        for p in pieces
+        if p.changed and text[p.ostart : p.oend] != p.text
+    ]
+    return current, final_edits
+
+
+def proposed_edits(doc: Document, target: Target) -> list[Edit]:
+    """Non-overlapping edits for one pass over `doc.text`, highest-priority family first."""
+    candidates = []
+    for obs in observe(doc, target):
+        if not target.wants(obs.family):
+            continue
+        for span in obs.spans:
+            if span.replacement is None or span.replacement == span.text or span.end <= span.start:
+                continue
+            if doc.is_protected(span.start, span.end):
+                continue
+            candidates.append((PRIORITY[obs.family], span.start, span.end, span.replacement, obs))
+    candidates.sort(key=lambda c: (c[0], c[1]))
+    starts: list[int] = []
+    chosen: list[Edit] = []
+    for _, start, end, replacement, obs in candidates:
+        i = bisect.bisect_right(starts, start)
+        if i > 0 and chosen[i - 1].end > start:
+            continue
+        if i < len(chosen) and chosen[i].start < end:
+            continue
+        starts.insert(i, start)
+        chosen.insert(i, Edit(start, end, doc.text[start:end], replacement, obs.family, obs.marker))
+    return chosen
+
+
+def apply_edits(text: str, edits: list[Edit]) -> str:
+    """Apply sorted, non-overlapping edits given in `text`'s coordinates."""
+    out = []
+    pos = 0
+    for e in sorted(edits, key=lambda e: e.start):
+        out.append(text[pos : e.start])
+        out.append(e.replacement)
+        pos = e.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _apply(pieces: list[_Piece], edits: list[Edit]) -> list[_Piece]:
+    """Apply one pass of edits (current-text coordinates) to the piece list, merging touched pieces."""
+    # Split unchanged pieces at every edit boundary so each edit covers whole pieces (or changed ones).
+    cuts = sorted({e.start for e in edits} | {e.end for e in edits})
+    split: list[_Piece] = []
+    pos = 0
+    for p in pieces:
+        length = len(p.text)
+        if p.changed or length == 0:
+            split.append(p)
+            pos += length
+            continue
+        lo = bisect.bisect_right(cuts, pos)
+        hi = bisect.bisect_left(cuts, pos + length)
+        offset = 0
+        for cut in cuts[lo:hi]:
+            k = cut - pos
+            split.append(_Piece(p.ostart + offset, p.ostart + k, p.text[offset:k], False))
+            offset = k
+        split.append(_Piece(p.ostart + offset, p.oend, p.text[offset:], False))
+        pos += length
+    out: list[_Piece] = []
+    i = 0
+    pos = 0  # current-text offset of split[i]
+    for e in edits:  # sorted, disjoint, never empty (start < end)
+        while i < len(split) and pos + len(split[i].text) <= e.start:
+            out.append(split[i])
+            pos += len(split[i].text)
+            i += 1
+        first_pos = pos
+        group: list[_Piece] = []
+        while i < len(split) and pos < e.end:
+            group.append(split[i])
+            pos += len(split[i].text)
+            i += 1
+        joined = "".join(g.text for g in group)
+        new_text = joined[: e.start - first_pos] + e.replacement + joined[e.end - first_pos :]
+        earlier = next((g for g in group if g.changed), None)
+        out.append(
+            _Piece(
+                group[0].ostart,
+                group[-1].oend,
+                new_text,
+                True,
+                earlier.family if earlier else e.family,
+                earlier.marker if earlier else e.marker,
+            )
+        )
+    out.extend(split[i:])
+    return out
+
+
+def _carry_protected(
+    protected: list[tuple[int, int, str]], pieces: list[_Piece]
+) -> list[tuple[int, int, str]]:
+    """Map the original text's protected spans into the current text (they sit in unchanged pieces)."""
+    if len(pieces) == 1:
+        return []
+    carried = []
+    ostarts = [p.ostart for p in pieces]
+    offsets = []
+    pos = 0
+    for p in pieces:
+        offsets.append(pos)
+        pos += len(p.text)
+    for start, end, kind in protected:
+        j = bisect.bisect_right(ostarts, start) - 1
+        while j > 0 and pieces[j].ostart == pieces[j - 1].ostart:
+            j -= 1  # skip empty pieces at the same place
+        p = pieces[j]
+        if p.changed:
+            continue  # cannot happen (edits never touch protected spans), but never map into a change
+        new_start = offsets[j] + (start - p.ostart)
+        carried.append((new_start, new_start + (end - start), kind))
+    return carried
