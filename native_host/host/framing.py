@@ -28,6 +28,15 @@ RESYNC_QUIET_S = 0.1
 _PART_OVERHEAD = 200  # bytes reserved in a part frame for everything but `data`
 
 
+class _Eof:
+    def __repr__(self) -> str:
+        return "EOF"
+
+
+# What FrameReader.read() returns at end of input (not None: a frame may hold JSON `null`).
+EOF = _Eof()
+
+
 class Stall(Exception):
     """No byte arrived within the timeout."""
 
@@ -90,7 +99,7 @@ class PipeSource:
 
 
 class FrameReader:
-    """Turns a byte stream into decoded messages or `ProtocolError`s; `None` means clean EOF."""
+    """Turns a byte stream into decoded messages or `ProtocolError`s; `EOF` at the end."""
 
     def __init__(self, source: ByteSource, stall_timeout: float = STALL_TIMEOUT_S) -> None:
         self._source = source
@@ -98,16 +107,16 @@ class FrameReader:
         self.at_eof = False
 
     def __iter__(self) -> Iterator[Any]:
-        while (item := self.read()) is not None:
+        while (item := self.read()) is not EOF:
             yield item
 
     def read(self) -> Any:
-        """The next message (any JSON value), a ProtocolError describing a bad frame, or None at EOF."""
+        """The next message (any JSON value), a ProtocolError describing a bad frame, or EOF."""
         if self.at_eof:
-            return None
+            return EOF
         header, complete = self._read_exact(HEADER.size, first_timeout=None)
         if not header and self.at_eof:
-            return None
+            return EOF
         if not complete:
             return _truncated(len(header), HEADER.size)
         (length,) = HEADER.unpack(header)

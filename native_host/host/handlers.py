@@ -188,16 +188,21 @@ def cancel(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def profile_show(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    profile = _load_profile()
+    profile = _load_profile(strict=True)
     return {"profile": None if profile is None else _profile_json(profile)}
 
 
 def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    from native_host.style.profile import Profile
+
     text = schema.text(params)
-    module = _profile_module()
+    # A corrupt profile is reported, never overwritten: it is the user's data.
+    profile = _load_profile(strict=True) or Profile()
     ctx.progress("profile", None, "learning the sample")
+    profile.learn(text)
+    ctx.check_cancelled()
     try:
-        profile = module.add_sample(text)
+        profile.save()
     except OSError as exc:
         raise ProtocolError(
             ErrorCode.storage_error, f"cannot save the profile: {exc.strerror or exc}"
@@ -206,9 +211,10 @@ def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def profile_clear(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    module = _profile_module()
+    from native_host.style.profile import clear_profile
+
     try:
-        module.clear_profile()
+        clear_profile()
     except OSError as exc:
         raise ProtocolError(
             ErrorCode.storage_error, f"cannot delete the profile: {exc.strerror or exc}"
@@ -346,29 +352,20 @@ def _apply(text: str, edits: list[Any]) -> str:
     return "".join(out)
 
 
-def _profile_module() -> ModuleType:
-    try:
-        return importlib.import_module("native_host.style.profile")
-    except ModuleNotFoundError as exc:
-        raise ProtocolError(ErrorCode.internal_error, "the profile module is not installed") from exc
+def _load_profile(strict: bool = False) -> Any:
+    """The saved profile or None. Unreadable: storage_error when `strict`, else None (logged), so a
+    corrupt profile never blocks an analysis."""
+    from native_host.style.profile import ProfileError, load_profile
 
-
-def _load_profile() -> Any:
     try:
-        module = importlib.import_module("native_host.style.profile")
-    except ModuleNotFoundError:
+        return load_profile()
+    except (OSError, ProfileError) as exc:
+        if strict:
+            raise ProtocolError(ErrorCode.storage_error, f"cannot read the profile: {exc}") from exc
+        log.warning("profile unreadable, analyzing without it: %s", exc)
         return None
-    try:
-        return module.load_profile()
-    except OSError as exc:
-        raise ProtocolError(
-            ErrorCode.storage_error, f"cannot read the profile: {exc.strerror or exc}"
-        ) from exc
 
 
 def _profile_json(profile: Any) -> dict[str, Any]:
-    for name in ("summary", "to_json"):
-        fn = getattr(profile, name, None)
-        if callable(fn):
-            return dict(fn())
-    return {"present": True}
+    """A summary: counts and the learned habits (never the texts; the profile does not keep them)."""
+    return {"documents": profile.documents, "words": profile.words, "habits": profile.habits()}

@@ -47,6 +47,11 @@ def test_messages_round_trip():
 
 def test_empty_stream_is_clean_eof():
     assert read_all(b"") == []
+    assert framing.FrameReader(framing.BytesSource(b"")).read() is framing.EOF
+
+
+def test_json_null_is_a_message_not_eof():
+    assert read_all(frame(None) + frame({"id": "next"})) == [None, {"id": "next"}]
 
 
 def test_truncated_header_and_body():
@@ -78,7 +83,7 @@ def test_oversized_frame_is_discarded_in_bounded_reads_and_the_next_frame_is_rea
     assert error.code is ErrorCode.frame_too_large
     assert source.largest_read <= framing.DISCARD_CHUNK
     assert reader.read() == {"id": "after"}
-    assert reader.read() is None
+    assert reader.read() is framing.EOF
 
 
 def test_implausible_length_resyncs_instead_of_waiting_for_gigabytes():
@@ -125,7 +130,7 @@ def test_non_finite_numbers_become_null():
 @given(st.binary(max_size=2000))
 def test_fuzz_reader_never_raises_on_random_bytes(data):
     items = read_all(data)
-    assert all(isinstance(i, ProtocolError) or i is not None for i in items)
+    assert framing.EOF not in items
 
 
 json_values = st.recursive(

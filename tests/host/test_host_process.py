@@ -176,12 +176,20 @@ def test_a_result_above_1_mib_arrives_in_parts_and_reassembles(host):
     host.assert_alive()
 
 
-def test_a_large_real_text_round_trips_through_parts(host):
-    text = ('Naïve café — “quoted” 😀 text\twith\\slashes and "quotes".\n' * 40_000)[: 2 * 1024 * 1024]
-    reply = host.request("neutralize", {"text": text}, timeout=110)
+def test_a_large_real_result_round_trips_through_parts(host):
+    # ~150 KB of text whose neutralization (text + one edit per marker) encodes to ~1.5 MB.
+    line = 'Naïve café — “quoted” 😀 text\twith\\slashes and "quotes". Honestly I realise the colour was off!!!\n'
+    text = line * 1500
+    reply = host.request("neutralize", {"text": text}, timeout=60)
     assert reply["type"] == "result", reply
     assert reply["_parts"] >= 2
-    assert len(reply["result"]["text"]) > len(text) // 2
+    result = reply["result"]
+    rebuilt, pos = [], 0
+    for edit in result["edits"]:
+        rebuilt += [text[pos : edit["start"]], edit["replacement"]]
+        pos = edit["end"]
+    assert "".join([*rebuilt, text[pos:]]) == result["text"]
+    host.assert_alive()
 
 
 def test_oversized_incoming_frame_is_refused_without_being_buffered(host):
