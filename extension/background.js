@@ -65,7 +65,8 @@ function handleJobPort(port) {
       safePost(port, { kind: "result", result });
     } catch (error) {
       setBadge(tabId, "!", "#c0392b");
-      if (request.notify !== false) notify(error);
+      // A cancelled job was cancelled by the page going away or by the user: nothing to report.
+      if (error?.code !== "cancelled") notify(error);
       safePost(port, { kind: "error", error: normalizeError(error) });
     } finally {
       finished = true;

@@ -11,8 +11,6 @@ import {
   fromHostError,
 } from "./protocol.js";
 
-const api = globalThis.browser ?? globalThis.chrome;
-
 /** Inactivity timeouts: each progress event restarts the clock. */
 export const TIMEOUTS_MS = Object.freeze({
   hello: 15_000,
@@ -32,7 +30,9 @@ const NOT_INSTALLED = [/not found/i, /no such native application/i, /forbidden/i
  */
 
 export class NativeHost {
-  constructor() {
+  /** @param {{runtime?: object}} [deps] the extension runtime API (tests pass their own) */
+  constructor({ runtime = (globalThis.browser ?? globalThis.chrome)?.runtime } = {}) {
+    this.runtime = runtime;
     /** @type {HostState} */
     this.state = "idle";
     this.port = null;
@@ -68,7 +68,7 @@ export class NativeHost {
     this.gotMessage = false;
     let port;
     try {
-      port = api.runtime.connectNative(HOST_NAME);
+      port = this.runtime.connectNative(HOST_NAME);
     } catch (err) {
       // Firefox throws synchronously for some registration problems.
       this.fail(extensionError("host_not_installed"), "not_installed", String(err?.message ?? err));
@@ -83,7 +83,7 @@ export class NativeHost {
 
   disconnected(port) {
     if (port !== this.port) return;
-    const why = api.runtime.lastError?.message ?? port.error?.message ?? "";
+    const why = this.runtime.lastError?.message ?? port.error?.message ?? "";
     this.port = null;
     if (this.intentionalClose) {
       this.intentionalClose = false;
@@ -174,8 +174,14 @@ export class NativeHost {
       this.loadingModel = false;
       this.emit();
     }
-    if (hostError) job.reject(fromHostError(hostError));
-    else job.resolve(result);
+    if (hostError) {
+      job.reject(fromHostError(hostError));
+    } else {
+      // Only real work proves the host is healthy: a host that answers hello and then dies must
+      // not earn itself a fresh round of reconnects forever.
+      if (job.type !== "hello") this.reconnectAttempt = 0;
+      job.resolve(result);
+    }
     this.armIdleTimer();
   }
 
@@ -239,7 +245,6 @@ export class NativeHost {
           this.hello = hello;
           this.state = "connected";
           this.lastError = null;
-          this.reconnectAttempt = 0;
           this.emit();
         },
         () => {},
