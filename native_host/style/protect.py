@@ -14,7 +14,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("handle", re.compile(r"(?<![\w@])@\w+")),
     ("tag", re.compile(r"(?<![\w#&])#\w+")),
     # A number's value: digits with their separators ("1,200", "3.50", "14:30", "29/11/2026").
-    ("number", re.compile(r"(?<!\w)[-+]?\d+(?:[.,:/]\d+)*")),
+    ("number", re.compile(r"(?<![\w<])[-+]?\d+(?:[.,:/]\d+)*")),  # not the 3 of "<3"
 )
 _TRAILING = ".,;:!?)]}'\""
 

@@ -12,7 +12,7 @@ _LOWER_I = frozenset({"i", "i'm", "i've", "i'll", "i'd"})
 _MIN_SENTENCES = 3
 _LOWERCASE_SHARE = 0.75
 _CAPS_MIN_LEN = 3
-_CAPS_MIN_ZIPF = 3.0  # the lower-case form must be an ordinary word, so "NASA" is not shouting
+_CAPS_MIN_ZIPF = 3.5  # the lower-case form must be an ordinary word, so "NASA" is not shouting
 
 
 def observe(doc: Document, target: Target) -> list[Observation]:

@@ -12,6 +12,7 @@ FAMILY = "phrases"
 
 NGRAM_SIZES = (3, 4)
 _MAX_PHRASES = 8
+_MAX_LEN = 10
 
 
 def content_ngrams(doc: Document, n: int) -> dict[tuple[str, ...], list[int]]:
@@ -34,11 +35,30 @@ def repeated_phrases(doc: Document) -> list[tuple[tuple[str, ...], list[int]]]:
         for gram, starts in content_ngrams(doc, n).items():
             if len(starts) < 2 or any(i in covered for i in starts):
                 continue
+            gram, starts = _extend(doc.lower_words, gram, starts)
             chosen.append((gram, starts))
             for i in starts:
-                covered.update(range(i, i + n))
+                covered.update(range(i, i + len(gram)))
     chosen.sort(key=lambda item: (-len(item[1]), -len(item[0])))
     return chosen[:_MAX_PHRASES]
+
+
+def _extend(words: list[str], gram: tuple[str, ...], starts: list[int]) -> tuple[tuple[str, ...], list[int]]:
+    """Grow a repeated n-gram left and right while every occurrence still agrees ("end of the day" ->
+    "at the end of the day"), up to _MAX_LEN words, never letting occurrences overlap."""
+    n = len(gram)
+    while n < _MAX_LEN and all(i > 0 for i in starts) and len({words[i - 1] for i in starts}) == 1:
+        starts = [i - 1 for i in starts]
+        n += 1
+        if any(b < a + n for a, b in zip(starts, starts[1:], strict=False)):
+            starts = [i + 1 for i in starts]
+            n -= 1
+            break
+    while n < _MAX_LEN and all(i + n < len(words) for i in starts) and len({words[i + n] for i in starts}) == 1:
+        if any(b < a + n + 1 for a, b in zip(starts, starts[1:], strict=False)):
+            break
+        n += 1
+    return tuple(words[starts[0] : starts[0] + n]), starts
 
 
 def observe(doc: Document, target: Target, habitual: frozenset[str] = frozenset()) -> list[Observation]:

@@ -31,9 +31,8 @@ def observe(doc: Document, target: Target) -> list[Observation]:
     for m in doc.finditer(pattern):
         word = m.group()
         lower = word.lower().replace("’", "'")
-        if len(word) == 1:
-            if word != lower or _SINGLE_LETTER_GUARD.match(text[m.end() : m.end() + 1] or " "):
-                continue
+        if len(word) == 1 and (word != lower or _SINGLE_LETTER_GUARD.match(text[m.end() : m.end() + 1] or " ")):
+            continue
         expansion = table.get(lower, "")
         if not target.expand_slang:
             spans.append(Span(m.start(), m.end(), word, None))
