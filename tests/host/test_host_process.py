@@ -311,3 +311,23 @@ def test_the_host_opens_no_network_connection(tmp_path):
 
 def test_native_byte_order_is_used_for_lengths():
     assert HEADER.pack(1) == struct.pack("=I", 1) == (1).to_bytes(4, sys.byteorder)
+
+
+def test_profile_add_show_clear(host, isolated_home):
+    assert host.result("profile.show") == {"profile": None}
+    added = host.result("profile.add", {"text": SAMPLE + " Honestly, I realise it!!! :)"})["profile"]
+    assert added["documents"] == 1 and added["words"] > 0 and isinstance(added["habits"], list)
+    assert (isolated_home / "data" / "profile.msgpack").exists()
+    assert host.result("profile.show")["profile"]["documents"] == 1
+    assert host.result("profile.clear") == {"cleared": True}
+    assert host.result("profile.show") == {"profile": None}
+
+
+def test_corrupt_profile_is_reported_and_not_overwritten(host, isolated_home):
+    stored = isolated_home / "data" / "profile.msgpack"
+    stored.parent.mkdir(parents=True, exist_ok=True)
+    stored.write_bytes(b"\xc1 not msgpack")
+    assert host.request("profile.show")["error"]["name"] == "storage_error"
+    assert host.request("profile.add", {"text": SAMPLE})["error"]["name"] == "storage_error"
+    assert stored.read_bytes() == b"\xc1 not msgpack"
+    assert host.result("analyze", {"text": SAMPLE})["profile_used"] is False  # analysis still works
