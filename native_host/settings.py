@@ -41,7 +41,7 @@ def _is_int_in(low: int, high: int) -> Callable[[Any], bool]:
 
 SETTINGS: dict[str, Setting] = {
     "default_strength": Setting("medium", lambda v: v in STRENGTHS, "one of light, medium, strong"),
-    "candidates": Setting(2, _is_int_in(1, 8), "an integer from 1 to 8"),
+    "candidates": Setting(3, _is_int_in(1, 8), "an integer from 1 to 8"),
     "protected_terms": Setting(
         [],
         lambda v: isinstance(v, list) and all(isinstance(t, str) and 0 < len(t) <= 200 for t in v),

@@ -163,13 +163,13 @@ def rewrite(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     strength = schema.choice(raw, "strength", "medium", STRENGTHS, where)
     target = target_from_json(schema.obj(raw, "target", where))
     protected_terms = schema.string_list(raw, "protected_terms", where)
-    candidates = schema.integer(raw, "candidates", 2, 1, 8, where)
+    chosen: dict[str, Any] = {"strength": strength, "target": target, "protected_terms": protected_terms}
+    if "candidates" in raw:  # absent: the pipeline's own default
+        chosen["candidates"] = schema.integer(raw, "candidates", 3, 1, 8, where)
     module, reason = rewrite_module()
     if module is None:
         return _rewrite_by_neutralizer(text, target, protected_terms, ctx, reason)
-    options = module.RewriteOptions(
-        strength=strength, target=target, protected_terms=protected_terms, candidates=candidates
-    )
+    options = module.RewriteOptions(**chosen)
     try:
         result = module.rewrite(text, options, on_progress=ctx.forward_progress, cancel=ctx.cancel)
     except Exception as exc:

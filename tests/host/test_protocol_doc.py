@@ -28,3 +28,33 @@ def test_documented_caps_and_version_match_code():
     assert framing.MAX_OUTGOING_FRAME == 1024 * 1024 and "**1 MiB**" in text
     assert framing.MAX_INCOMING_FRAME == 8 * 1024 * 1024 and "**8 MiB**" in text
     assert framing.MAX_PLAUSIBLE_FRAME == 64 * 1024 * 1024 and "above 64 MiB" in text
+
+
+def test_settings_table_matches_the_settings_module():
+    import json
+
+    from native_host import settings
+
+    section = PROTOCOL.read_text(encoding="utf-8").split("### `settings.get`, `settings.set`", 1)[1]
+    section = section.split("###", 1)[0]
+    documented = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]  # split on unescaped pipes
+        if len(cells) == 3 and cells[0].startswith("`"):
+            documented[cells[0].strip("`")] = json.loads(cells[2].strip("`"))
+    assert documented == settings.defaults()
+
+
+def test_every_message_type_is_documented():
+    import os
+
+    from native_host.host import handlers
+
+    text = PROTOCOL.read_text(encoding="utf-8")
+    os.environ[handlers.DEBUG_ENV] = "1"
+    try:
+        kinds = handlers.routes()
+    finally:
+        del os.environ[handlers.DEBUG_ENV]
+    for kind in kinds:
+        assert f"`{kind}`" in text, kind
