@@ -132,6 +132,7 @@ def check_length(
 
 _CAPITALIZED = re.compile(r"\b[A-Z][\w’'-]*[\w]|\b[A-Z]\b")
 _SENTENCE_START = re.compile(r"(?:^|[.!?…]\s*[\"'”’)\]]*|\n)\s*[\"'“‘(\[]*\s*$")
+_POSSESSIVE = re.compile(r"['’]s$")
 _NOT_NAMES = frozenset({"I", "I'm", "I'd", "I've", "I'll", "I’m", "I’d", "I’ve", "I’ll", "OK", "A"})
 
 
@@ -143,7 +144,7 @@ def capitalized_names(text: str) -> list[str]:
     mid_sentence: list[str] = []
     initial: list[str] = []
     for match in _CAPITALIZED.finditer(text):
-        word = match.group(0)
+        word = _POSSESSIVE.sub("", match.group(0))  # "Edgar’s" protects "Edgar"; the suffix may change
         if word in _NOT_NAMES:
             continue
         if _SENTENCE_START.search(text[max(0, match.start() - 8) : match.start()]) or match.start() == 0:

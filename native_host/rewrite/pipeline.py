@@ -257,7 +257,9 @@ def rewrite(
         similarity = (
             sum(o.similarity * w for o, w in zip(llm, weights, strict=True)) / sum(weights) if llm else None
         )
-        required = guards.protected_tokens(text, options.protected_terms, style.protected_spans(text))
+        # Measured against the neutralized input: the neutralizer changes some capitalized words on
+        # purpose (ALL-CAPS emphasis), never protected spans; everything after it must keep the rest.
+        required = guards.protected_tokens(neutral, options.protected_terms, style.protected_spans(neutral))
         timings["finish_s"] = time.perf_counter() - t
         timings["total_s"] = time.perf_counter() - started
         progress("done", 1.0, reason or "done")

@@ -71,7 +71,10 @@ def test_llm_windows_always_pass_every_guard(rewrite_model_dir, embedder_model_d
 @pytest.mark.slow
 def test_progress_and_medium_strength(rewrite_model_dir, embedder_model_dir):
     events = []
-    text = INPUTS[3] + "\n\nThe budget was approved on Monday. The next review is in March."
+    text = (
+        "The quotidian perambulations of the bureaucracy are, frankly, rather lugubrious and otiose."
+        "\n\nThe budget was approved on Monday. The next review is in March."
+    )
     result = rewrite(
         text, _options(rewrite_model_dir, embedder_model_dir, strength="medium"), on_progress=events.append
     )
