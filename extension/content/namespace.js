@@ -8,11 +8,37 @@ globalThis.fantasma = globalThis.fantasma ?? {
   api: globalThis.browser ?? globalThis.chrome,
 };
 
-/** Text of a field as the user sees it (value for inputs, innerText for rich editors). */
+/** Text of a field as the user sees it: the value of inputs, the lines of rich editors. */
 fantasma.readField = function readField(field) {
   if (fantasma.isTextControl(field)) return field.value;
-  // innerText keeps line breaks the way the user sees them; it ends with an extra "\n" in some editors.
-  return field.innerText.replace(/\n$/, "");
+  return fantasma.richText(field);
+};
+
+const BLOCK = /^(div|p|li|ul|ol|h[1-6]|blockquote|pre|section|article|header|footer|table|tr)$/;
+
+/**
+ * Lines of a contenteditable: a block starts and ends a line, <br> ends one. innerText does not do
+ * for this: an empty line typed in Chromium (`<div><br></div>`) reads as two blank lines there.
+ */
+fantasma.richText = function richText(root) {
+  const lines = [""];
+  const visit = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) {
+      lines[lines.length - 1] += node.data;
+      return;
+    }
+    if (node.nodeType !== Node.ELEMENT_NODE || node.hidden || /^(script|style|template)$/.test(node.localName)) return;
+    if (node.localName === "br") {
+      lines.push("");
+      return;
+    }
+    const block = BLOCK.test(node.localName);
+    if (block && lines[lines.length - 1] !== "") lines.push("");
+    for (const child of node.childNodes) visit(child);
+    if (block && lines[lines.length - 1] !== "") lines.push("");
+  };
+  for (const child of root.childNodes) visit(child);
+  return lines.join("\n").replace(/\n$/, "");
 };
 
 fantasma.isTextControl = function isTextControl(el) {

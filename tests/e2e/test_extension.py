@@ -233,3 +233,47 @@ def test_protected_terms_from_settings_reach_the_host(
     page.fill("#field", ORIGINAL)
     browser.menu(page, "#field", "fantasma-anonymize")
     expect(page.locator("#field")).to_have_value(expected, timeout=15_000)
+
+
+def test_auto_rewrite_in_a_formless_chat_box_uses_the_send_button(
+    browser: Browser, page: Page, server: PageServer, light: str
+) -> None:
+    browser.set_settings(strength="light", autoRewrite=True)
+    server.clear()
+    page.goto(server.url("chat.html"))
+    page.locator("#field").click()
+    page.keyboard.insert_text(ORIGINAL)
+    page.keyboard.press("Enter")
+    expect(page.locator("#sent li")).to_have_text([light], timeout=15_000)
+    assert server.posts == [{"message": light}]
+
+
+def test_multiline_text_keeps_its_lines(
+    browser: Browser, page: Page, server: PageServer, host_home: Path, light_settings: None
+) -> None:
+    text = "Hello there!!!\nMy favourite colour is blue :)\n\nCheers"
+    oracle = host_request(host_home, "rewrite", {"text": text, "options": {"strength": "light"}})
+    expected = oracle["result"]["text"]
+    assert expected.count("\n") == 3 and expected != text
+    page.goto(server.url("textarea.html"))
+    page.fill("#field", text)
+    browser.menu(page, "#field", "fantasma-anonymize")
+    expect(page.locator("#field")).to_have_value(expected, timeout=15_000)
+
+    page.goto(server.url("contenteditable.html"))
+    page.locator("#field").click()
+    for i, line in enumerate(text.split("\n")):
+        if i:
+            page.keyboard.press("Enter")
+        page.keyboard.insert_text(line)
+    field = page.locator("#field")
+    lines = "(el) => el.innerText.split('\\n').filter((line) => line.trim())"
+    assert field.evaluate(lines) == [line for line in text.split("\n") if line]
+    browser.menu(page, "#field", "fantasma-anonymize")
+    expected_lines = [line for line in expected.split("\n") if line]
+    page.wait_for_function(
+        f"(want) => JSON.stringify(({lines})(document.querySelector('#field'))) === JSON.stringify(want)",
+        arg=expected_lines,
+        timeout=15_000,
+    )
+    assert field.evaluate("(el) => el.innerText.includes('\\n\\n')")  # the blank line is still there
