@@ -277,3 +277,38 @@ def test_multiline_text_keeps_its_lines(
         timeout=15_000,
     )
     assert field.evaluate("(el) => el.innerText.includes('\\n\\n')")  # the blank line is still there
+
+
+RECORD_INDICATOR = """() => {
+  window.indicatorTexts = [];
+  const record = (root) => new MutationObserver(() => {
+    const pill = root.querySelector('[data-fantasma="indicator"]');
+    if (pill) window.indicatorTexts.push(pill.textContent);
+  }).observe(root, { subtree: true, childList: true, characterData: true });
+  new MutationObserver(() => {
+    const ui = document.querySelector("fantasma-ui");
+    if (ui && !ui.dataset.watched) { ui.dataset.watched = "1"; record(ui.shadowRoot); }
+  }).observe(document.body, { childList: true });
+}"""
+
+
+def test_progress_from_the_host_shows_in_the_page_then_goes(
+    browser: Browser, page: Page, server: PageServer, light: str, light_settings: None
+) -> None:
+    page.goto(server.url("textarea.html"))
+    page.evaluate(RECORD_INDICATOR)
+    page.fill("#field", ORIGINAL)
+    browser.menu(page, "#field", "fantasma-anonymize")
+    expect(page.locator("#field")).to_have_value(light, timeout=15_000)
+    texts = page.evaluate("window.indicatorTexts")
+    assert any(t.startswith("Anonymizing") for t in texts), texts
+    # the host's progress messages (stage "analyze" of the rewrite pipeline) reach the pill
+    assert any("%" in t and "·" in t for t in texts), texts
+    expect(page.locator('fantasma-ui [data-fantasma="indicator"]')).to_have_count(0)
+    badge = browser.sw.evaluate(
+        """async () => {
+          const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+          return chrome.action.getBadgeText({ tabId: tab.id });
+        }"""
+    )
+    assert badge == ""  # cleared once the job is done
