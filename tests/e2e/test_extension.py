@@ -312,3 +312,22 @@ def test_progress_from_the_host_shows_in_the_page_then_goes(
         }"""
     )
     assert badge == ""  # cleared once the job is done
+
+
+def test_host_error_blocks_the_post_and_says_why(
+    browser: Browser, page: Page, server: PageServer, host_home: Path
+) -> None:
+    """The host answers with an error (here: a strength it does not know): nothing is posted."""
+    browser.set_settings(strength="extreme", autoRewrite=True)
+    oracle = host_request(host_home, "rewrite", {"text": ORIGINAL, "options": {"strength": "extreme"}})
+    assert oracle["type"] == "error" and oracle["error"]["name"] == "invalid_params"
+    server.clear()
+    page.goto(server.url("form.html"))
+    page.fill("#field", ORIGINAL)
+    page.locator("#field").press("Enter")
+    message = page.locator(MESSAGE)
+    expect(message).to_contain_text("Not sent", timeout=15_000)
+    expect(message).to_contain_text(oracle["error"]["message"])
+    expect(page.locator("#field")).to_have_value(ORIGINAL)
+    page.wait_for_timeout(300)
+    assert server.posts == []
