@@ -40,10 +40,35 @@ def step_neutralized(text: str, color: bool) -> str:
     )
 
 
-# (title, function(text, color) -> printable). Append, e.g., ("LLM rewrite", step_rewrite).
+def step_rewrite(text: str, color: bool) -> str:
+    """The LLM rewrite (strong) with the default model; falls back to the neutralizer and says why."""
+    from native_host.rewrite import RewriteOptions, rewrite
+
+    result = rewrite(text, RewriteOptions(strength="strong"))
+    before, after = result.markers_before, result.markers_after
+    llm = sum(1 for w in result.windows if w.path == "llm")
+    lines = [
+        result.text.rstrip("\n"),
+        "",
+        f"path: {result.path} ({llm} of {len(result.windows)} parts rewritten by the model, "
+        f"the rest kept the neutralizer's version)"
+        if result.windows
+        else f"path: {result.path}",
+        f"markers: {before['count']} -> {after['count']}, identifiability {before['score']} -> {after['score']}",
+    ]
+    if result.similarity is not None:
+        lines.append(f"meaning similarity of the rewritten parts: {result.similarity:.3f}")
+    lines.append(f"time: {result.timings.get('total_s', 0):.1f} s")
+    if result.reason:
+        lines.append(f"note: {result.reason}")
+    return "\n".join(lines)
+
+
+# (title, function(text, color) -> printable).
 STEPS: list[tuple[str, Callable[[str, bool], str]]] = [
     ("What identifies the writer", step_analysis),
     ("Neutralized (deterministic)", step_neutralized),
+    ("Rewritten by the local model (strong), checked by the guards", step_rewrite),
 ]
 
 

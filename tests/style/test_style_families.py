@@ -27,10 +27,10 @@ GOLDEN = [
     ("punctuation.semicolon", "one; two ;) three", "one{;} two ;) three"),
     ("punctuation.parentheses", "it (mostly) works :)", "it {(mostly)} works :)"),
     # quotes
-    ("quotes.curly_double", "He said “hi”.", "He said {“->\"}hi{”->\"}."),
+    ("quotes.curly_double", "He said “hi”.", 'He said {“->"}hi{”->"}.'),
     ("quotes.curly_apostrophe", "I’m here, ‘ok’", "I{’->'}m here, ‘ok’"),
     ("quotes.curly_single", "I’m here, ‘ok’", "I’m here, {‘->'}ok{’->'}"),
-    ("quotes.guillemets", "«oui»", "{«->\"}oui{»->\"}"),
+    ("quotes.guillemets", "«oui»", '{«->"}oui{»->"}'),
     ("quotes.tex_quotes", "``quoted'' text", "{``->\"}quoted{''->\"} text"),
     ("quotes.mixed", 'It’s "fine"', 'It’s {"}fine{"}'),
     ("quotes.mixed", 'It\'s "fine"', 'It\'s "fine"'),
@@ -47,9 +47,21 @@ GOLDEN = [
     ("contractions.rate", "I'm sure it's fine, don't worry", "{I'm} sure {it's} fine, {don't} worry"),
     ("contractions.rate", "I am sure it is fine", "I am sure it is fine"),
     # capitalization
-    ("capitalization.lowercase_i", "i think i'm right, i.e. fine", "{i->I} think {i'm->I'm} right, i.e. fine"),
-    ("capitalization.all_caps_emphasis", "I LOVE it. NEVER. NASA ok", "I {LOVE->love} it. {NEVER->Never}. NASA ok"),
-    ("capitalization.all_lowercase", "one here. two there. three now.", "{one->One} here. {two->Two} there. {three->Three} now."),
+    (
+        "capitalization.lowercase_i",
+        "i think i'm right, i.e. fine",
+        "{i->I} think {i'm->I'm} right, i.e. fine",
+    ),
+    (
+        "capitalization.all_caps_emphasis",
+        "I LOVE it. NEVER. NASA ok",
+        "I {LOVE->love} it. {NEVER->Never}. NASA ok",
+    ),
+    (
+        "capitalization.all_lowercase",
+        "one here. two there. three now.",
+        "{one->One} here. {two->Two} there. {three->Three} now.",
+    ),
     ("capitalization.all_lowercase", "One here. Two there. three now.", "One here. Two there. three now."),
     # emoji
     ("emoji.emoji", "Hi 😂😂 there 👍🏽", "Hi{ 😂😂->} there{ 👍🏽->}"),
@@ -61,11 +73,22 @@ GOLDEN = [
     ("slang.abbreviations", "TBH I'm gonna go", "{TBH->To be honest} I'm {gonna->going to} go"),
     ("slang.abbreviations", "the U.S. and R&D and a u-turn", "the U.S. and R&D and a u-turn"),
     # phrases
-    ("phrases.repeated", "at the end of the day we win; at the end of the day they lose",
-     "{at the end of the day} we win; {at the end of the day} they lose"),
-    ("phrases.repeated", "we went to the shop and then to the park", "we went to the shop and then to the park"),
+    (
+        "phrases.repeated",
+        "at the end of the day we win; at the end of the day they lose",
+        "{at the end of the day} we win; {at the end of the day} they lose",
+    ),
+    (
+        "phrases.repeated",
+        "we went to the shop and then to the park",
+        "we went to the shop and then to the park",
+    ),
     # vocabulary
-    ("vocabulary.rare", "a perspicacious and sesquipedalian dog", "a {perspicacious} and {sesquipedalian} dog"),
+    (
+        "vocabulary.rare",
+        "a perspicacious and sesquipedalian dog",
+        "a {perspicacious} and {sesquipedalian} dog",
+    ),
     ("vocabulary.rare", "a clever and talkative dog", "a clever and talkative dog"),
     # layout
     ("layout.blank_line_runs", "a\n\n\n\nb", "a{\n\n\n\n->\n\n}b"),
@@ -84,7 +107,11 @@ GOLDEN = [
     ("formats.date_day_month", "on 29th November", "on {29th November}"),
     ("formats.date_month_day", "on November 29th", "on {November 29th}"),
     # misspellings
-    ("misspellings.common", "I definately recieve alot", "I {definately->definitely} {recieve->receive} {alot->a lot}"),
+    (
+        "misspellings.common",
+        "I definately recieve alot",
+        "I {definately->definitely} {recieve->receive} {alot->a lot}",
+    ),
     ("misspellings.common", "Could of done it", "{Could of->Could have} done it"),
     ("misspellings.common", "I definitely received a lot", "I definitely received a lot"),
     # greetings
@@ -93,7 +120,11 @@ GOLDEN = [
     ("greetings.greeting", "This text has no greeting.", "This text has no greeting."),
     ("greetings.signoff", "Text here.\n\nCheers,\nM.", "Text here.\n\n{Cheers->Thanks},\nM."),
     ("greetings.signature", "Text here.\n\nCheers,\nM.", "Text here.\n\nCheers,\n{M.}"),
-    ("greetings.signoff", "Cheers to that, said everyone in the room.", "Cheers to that, said everyone in the room."),
+    (
+        "greetings.signoff",
+        "Cheers to that, said everyone in the room.",
+        "Cheers to that, said everyone in the room.",
+    ),
     # invisible
     ("invisible.zero_width", "zero\u200bwidth", "zero{\u200b->}width"),
     ("invisible.zero_width", "family 👨\u200d👩\u200d👧 emoji", "family 👨\u200d👩\u200d👧 emoji"),
@@ -127,8 +158,12 @@ def test_evidence_compares_with_population() -> None:
 
 def test_identifiability_grows_with_rarity() -> None:
     # One semicolon is ordinary; four "!!" in the same length of text are not.
-    semicolon = finding("We met; we talked about the plan for the next week at length.", "punctuation.semicolon")
-    bangs = finding("We met!! we talked!! about the plan!! for the next week!!", "punctuation.multiple_exclamation")
+    semicolon = finding(
+        "We met; we talked about the plan for the next week at length.", "punctuation.semicolon"
+    )
+    bangs = finding(
+        "We met!! we talked!! about the plan!! for the next week!!", "punctuation.multiple_exclamation"
+    )
     assert bangs.identifiability > semicolon.identifiability
 
 

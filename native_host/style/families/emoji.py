@@ -17,7 +17,9 @@ _EMOJI_BASE = (
     "\u2b50\u2b55\u2b1b\u2b1c\u231a\u231b\u23e9-\u23fa"
 )
 _MODIFIERS = "\ufe0f\ufe0e\u20e3\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f"
-_ONE_EMOJI = rf"(?:[0-9#*]\ufe0f?\u20e3|[{_EMOJI_BASE}][{_MODIFIERS}]*(?:\u200d[{_EMOJI_BASE}][{_MODIFIERS}]*)*)"
+_ONE_EMOJI = (
+    rf"(?:[0-9#*]\ufe0f?\u20e3|[{_EMOJI_BASE}][{_MODIFIERS}]*(?:\u200d[{_EMOJI_BASE}][{_MODIFIERS}]*)*)"
+)
 EMOJI_RE = re.compile(_ONE_EMOJI)
 # Consecutive emoji ("😂😂 👍") are one span to remove.
 _EMOJI_RUN = re.compile(rf"{_ONE_EMOJI}(?:[ \t]*{_ONE_EMOJI})*")

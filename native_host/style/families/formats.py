@@ -16,7 +16,11 @@ FAMILY = "formats"
 _MONTHS = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
 _PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("formats.currency_pound", "pound sterling amounts (£)", re.compile(r"£\s?\d[\d,.]*(?<=\d)")),
-    ("formats.currency_euro", "euro amounts (€)", re.compile(r"€\s?\d[\d,.]*(?<=\d)|(?<![\d.,])\d[\d,.]*[ \u00a0]?€")),
+    (
+        "formats.currency_euro",
+        "euro amounts (€)",
+        re.compile(r"€\s?\d[\d,.]*(?<=\d)|(?<![\d.,])\d[\d,.]*[ \u00a0]?€"),
+    ),
     (
         "formats.currency_after",
         "currency symbol after the number (10 €, 5$)",

@@ -54,7 +54,9 @@ def _extend(words: list[str], gram: tuple[str, ...], starts: list[int]) -> tuple
             starts = [i + 1 for i in starts]
             n -= 1
             break
-    while n < _MAX_LEN and all(i + n < len(words) for i in starts) and len({words[i + n] for i in starts}) == 1:
+    while (
+        n < _MAX_LEN and all(i + n < len(words) for i in starts) and len({words[i + n] for i in starts}) == 1
+    ):
         if any(b < a + n + 1 for a, b in zip(starts, starts[1:], strict=False)):
             break
         n += 1

@@ -31,7 +31,9 @@ def observe(doc: Document, target: Target) -> list[Observation]:
     for m in doc.finditer(pattern):
         word = m.group()
         lower = word.lower().replace("’", "'")
-        if len(word) == 1 and (word != lower or _SINGLE_LETTER_GUARD.match(text[m.end() : m.end() + 1] or " ")):
+        if len(word) == 1 and (
+            word != lower or _SINGLE_LETTER_GUARD.match(text[m.end() : m.end() + 1] or " ")
+        ):
             continue
         expansion = table.get(lower, "")
         if not target.expand_slang:
