@@ -44,7 +44,7 @@ export const INSTALL_COMMAND = "fantasma-host install";
 /**
  * @typedef {object} RewriteOptions
  * @property {"light"|"medium"|"strong"} [strength] host default "medium"
- * @property {object|null} [target] e.g. {"dialect": "us"}
+ * @property {{spelling?: "american"|"british", keep_emoji?: boolean, expand_slang?: boolean}|null} [target]
  * @property {string[]} [protected_terms]
  * @property {number} [candidates] 1–8
  */

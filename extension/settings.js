@@ -7,7 +7,9 @@ const api = globalThis.browser ?? globalThis.chrome;
  * @property {boolean} autoRewrite rewrite before posting on every site (off by default)
  * @property {Record<string, boolean>} sites per-site override of autoRewrite, by hostname
  * @property {""|"light"|"medium"|"strong"} strength "" = the host's default
- * @property {""|"us"|"uk"} dialect target spelling dialect; "" = leave as is
+ * @property {""|"american"|"british"} spelling target spelling; "" = the host's default (american)
+ * @property {boolean} keepEmoji leave emoji alone (the host removes them by default)
+ * @property {boolean} expandSlang spell out slang and abbreviations (host default true)
  * @property {string[]} protectedTerms kept verbatim
  * @property {boolean} previewBeforeApply show original and rewrite, apply on confirmation
  */
@@ -17,7 +19,9 @@ export const DEFAULTS = Object.freeze({
   autoRewrite: false,
   sites: {},
   strength: "",
-  dialect: "",
+  spelling: "",
+  keepEmoji: false,
+  expandSlang: true,
   protectedTerms: [],
   previewBeforeApply: false,
 });
@@ -43,6 +47,11 @@ export function rewriteOptions(settings) {
   /** @type {import("./protocol.js").RewriteOptions} */
   const options = { protected_terms: settings.protectedTerms };
   if (settings.strength) options.strength = settings.strength;
-  if (settings.dialect) options.target = { dialect: settings.dialect };
+  // Target style keys are native_host.style.Target's fields; only what the user changed is sent.
+  const target = {};
+  if (settings.spelling) target.spelling = settings.spelling;
+  if (settings.keepEmoji) target.keep_emoji = true;
+  if (!settings.expandSlang) target.expand_slang = false;
+  if (Object.keys(target).length > 0) options.target = target;
   return options;
 }

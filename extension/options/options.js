@@ -1,4 +1,4 @@
-// Options: target style, protected terms, preview-before-apply and the per-site auto-rewrite list.
+// Options: strength, target style (native_host.style.Target), protected terms, preview-before-apply and the per-site auto-rewrite list.
 import { loadSettings, saveSettings } from "../settings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -38,14 +38,18 @@ function renderSites(sites) {
 async function init() {
   const settings = await loadSettings();
   $("strength").value = settings.strength;
-  $("dialect").value = settings.dialect;
+  $("spelling").value = settings.spelling;
+  $("keep-emoji").checked = settings.keepEmoji;
+  $("expand-slang").checked = settings.expandSlang;
   $("protected-terms").value = settings.protectedTerms.join("\n");
   $("preview").checked = settings.previewBeforeApply;
   $("auto-global").checked = settings.autoRewrite;
   renderSites(settings.sites);
 
   $("strength").addEventListener("change", (e) => save({ strength: e.target.value }));
-  $("dialect").addEventListener("change", (e) => save({ dialect: e.target.value }));
+  $("spelling").addEventListener("change", (e) => save({ spelling: e.target.value }));
+  $("keep-emoji").addEventListener("change", (e) => save({ keepEmoji: e.target.checked }));
+  $("expand-slang").addEventListener("change", (e) => save({ expandSlang: e.target.checked }));
   $("protected-terms").addEventListener("change", (e) =>
     save({ protectedTerms: e.target.value.split("\n").map((s) => s.trim()).filter(Boolean) }),
   );

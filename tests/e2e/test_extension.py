@@ -204,6 +204,7 @@ def test_options_page_saves_settings_the_rewrite_uses(browser: Browser) -> None:
     page = browser.context.new_page()
     page.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
     page.select_option("#strength", "strong")
+    page.select_option("#spelling", "british")
     page.fill("#protected-terms", "Acme\n  Zorblax  \n")
     page.locator("#protected-terms").blur()
     page.fill("#new-site", "https://forum.example.org/thread/1")
@@ -212,6 +213,7 @@ def test_options_page_saves_settings_the_rewrite_uses(browser: Browser) -> None:
     expect(page.locator("#saved")).to_have_text("Saved.")
     stored = browser.sw.evaluate("chrome.storage.local.get(null)")
     assert stored["strength"] == "strong"
+    assert stored["spelling"] == "british"
     assert stored["protectedTerms"] == ["Acme", "Zorblax"]
     assert stored["sites"] == {"forum.example.org": True}
     page.close()
@@ -331,3 +333,21 @@ def test_host_error_blocks_the_post_and_says_why(
     expect(page.locator("#field")).to_have_value(ORIGINAL)
     page.wait_for_timeout(300)
     assert server.posts == []
+
+
+def test_target_style_from_settings_reaches_the_host(
+    browser: Browser, page: Page, server: PageServer, host_home: Path
+) -> None:
+    text = "I realize the color of the theater is gorgeous!!!"
+    browser.set_settings(strength="light", spelling="british")
+    oracle = host_request(
+        host_home,
+        "rewrite",
+        {"text": text, "options": {"strength": "light", "target": {"spelling": "british"}}},
+    )
+    expected = oracle["result"]["text"]
+    assert "colour" in expected  # the host wrote towards British spelling
+    page.goto(server.url("textarea.html"))
+    page.fill("#field", text)
+    browser.menu(page, "#field", "fantasma-anonymize")
+    expect(page.locator("#field")).to_have_value(expected, timeout=15_000)
