@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,7 @@ def test_edits_are_spans_of_the_original_and_rebuild_the_output() -> None:
     for e in edits:
         assert text[e.start : e.end] == e.original
         assert e.family and e.to_json()["replacement"] == e.replacement
-    assert all(a.end <= b.start for a, b in zip(edits, edits[1:], strict=False))
+    assert all(a.end <= b.start for a, b in itertools.pairwise(edits))
 
 
 def test_composed_edits_cover_multi_pass_changes() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter, defaultdict
 
 from native_host.style import data
@@ -50,14 +51,14 @@ def _extend(words: list[str], gram: tuple[str, ...], starts: list[int]) -> tuple
     while n < _MAX_LEN and all(i > 0 for i in starts) and len({words[i - 1] for i in starts}) == 1:
         starts = [i - 1 for i in starts]
         n += 1
-        if any(b < a + n for a, b in zip(starts, starts[1:], strict=False)):
+        if any(b < a + n for a, b in itertools.pairwise(starts)):
             starts = [i + 1 for i in starts]
             n -= 1
             break
     while (
         n < _MAX_LEN and all(i + n < len(words) for i in starts) and len({words[i + n] for i in starts}) == 1
     ):
-        if any(b < a + n + 1 for a, b in zip(starts, starts[1:], strict=False)):
+        if any(b < a + n + 1 for a, b in itertools.pairwise(starts)):
             break
         n += 1
     return tuple(words[starts[0] : starts[0] + n]), starts
