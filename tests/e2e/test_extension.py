@@ -351,3 +351,17 @@ def test_target_style_from_settings_reaches_the_host(
     page.fill("#field", text)
     browser.menu(page, "#field", "fantasma-anonymize")
     expect(page.locator("#field")).to_have_value(expected, timeout=15_000)
+
+
+def test_editor_that_rebuilds_from_paste_gets_the_rewrite_as_a_paste(
+    browser: Browser, page: Page, server: PageServer, light: str, light_settings: None
+) -> None:
+    page.goto(server.url("draft.html"))
+    page.locator("#field").click()
+    page.keyboard.type("Hi")  # typed characters reach the model
+    expect(page.locator("#model")).to_have_text("Hi")
+    page.evaluate("(t) => setModel(t)", ORIGINAL)
+    browser.menu(page, "#field", "fantasma-anonymize")
+    expect(page.locator("#model")).to_have_text(light, timeout=15_000)
+    page.wait_for_timeout(150)  # renders from the model: the DOM must agree with it
+    expect(page.locator("#field")).to_have_text(light)
