@@ -34,6 +34,7 @@ STRENGTHS = ("light", "medium", "strong")
 # Sampled candidates: warm enough to vary, cool enough to stay on topic for a small model.
 SAMPLE_TEMPERATURE = 0.7
 MAX_NEW_TOKENS = 160  # per window; windows are ≤ 40 words (~60 tokens) unless one sentence is longer
+MIN_WINDOW_WORDS = 4  # shorter sentences keep the neutralizer's version
 # Score weights: meaning first; then markers removed; then how much the surface changed (for
 # attackers that read character n-grams, an unchanged sentence is an unchanged fingerprint).
 W_REMOVED = 0.5
@@ -339,7 +340,11 @@ def _load_profile():
 
 
 def _selected_pieces(pieces: list[Piece], neutral: str, strength: str) -> set[int]:
-    rewritable = {i for i, p in enumerate(pieces) if p.rewritable and p.text.strip()}
+    # Greetings, sign-offs and initials ("Thanks,", "M.") carry too little for a paraphrase; a small
+    # model only invents text around them.
+    rewritable = {
+        i for i, p in enumerate(pieces) if p.rewritable and guards.word_count(p.text) >= MIN_WINDOW_WORDS
+    }
     if strength == "strong":
         return rewritable
     spans = local_marker_spans(_style().analyze(neutral), len(neutral))
@@ -440,6 +445,9 @@ def _rewrite_window(
     for n, result in enumerate(results):
         candidate = style.neutralize(guards.strip_wrappers(result.text, source), options.target)[0].strip()
         if candidate in survivors:
+            continue
+        if " ".join(candidate.split()) == " ".join(source.split()):
+            rejected.append(f"candidate {n}: copied the input unchanged")
             continue
         verdict = _cheap_guards(candidate, source, required, source_markers)
         if verdict.ok:
