@@ -14,6 +14,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from export.graph import Precision
 from export.registry import ExportOptions, ProgressFn, detect_architecture, exporter_for
@@ -126,7 +127,7 @@ class TqdmProgress:
     """A progress bar on stderr, opened on the exporter's first report (errors before that print alone)."""
 
     def __init__(self) -> None:
-        self.bar = None
+        self.bar: Any = None
 
     def __call__(self, done: int, total: int, what: str) -> None:
         from tqdm import tqdm

@@ -256,10 +256,10 @@ def attention(
     with g.scope("attn"):
         names = [f"{prefix}.{p}_proj" for p in ("q", "k", "v")]
         qkv_weight = np.concatenate([weights.get(f"{n}.weight") for n in names], axis=0)
-        biases = [weights.optional(f"{n}.bias") for n in names]
-        qkv_bias = np.concatenate(biases) if all(b is not None for b in biases) else None
+        biases = [b for n in names if (b := weights.optional(f"{n}.bias")) is not None]
+        qkv_bias: np.ndarray | None = np.concatenate(biases) if len(biases) == 3 else None
         qkv = g.linear(x, qkv_weight, f"{prefix}.qkv_proj.weight", precision, bias=qkv_bias)
-        kv_shape = ["batch", config.num_kv_heads, "past_sequence_length", config.head_dim]
+        kv_shape: list[int | str] = ["batch", config.num_kv_heads, "past_sequence_length", config.head_dim]
         past_k = g.input(f"past_key_values.{i}.key", TensorProto.FLOAT, kv_shape)
         past_v = g.input(f"past_key_values.{i}.value", TensorProto.FLOAT, kv_shape)
         out, present_k, present_v = g.ms(
@@ -271,7 +271,12 @@ def attention(
             do_rotary=1,
             rotary_interleaved=0,
         )
-        present_shape = ["batch", config.num_kv_heads, "total_sequence_length", config.head_dim]
+        present_shape: list[int | str] = [
+            "batch",
+            config.num_kv_heads,
+            "total_sequence_length",
+            config.head_dim,
+        ]
         g.output(present_k, f"present.{i}.key", TensorProto.FLOAT, present_shape)
         g.output(present_v, f"present.{i}.value", TensorProto.FLOAT, present_shape)
         return g.linear(
