@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import EXTENSION_ID, SAMPLE, Browser, host_request
-from tests.e2e.server import PageServer
+from .harness import EXTENSION_ID, SAMPLE, Browser, host_request
+from .server import PageServer
 
 ORIGINAL = SAMPLE
 MESSAGE = 'fantasma-ui [data-fantasma="message"]'

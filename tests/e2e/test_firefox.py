@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.bidi import BiDi, Firefox
-from tests.e2e.conftest import GECKO_ID, ROOT, SAMPLE, register_host
-from tests.e2e.server import PageServer
+from .bidi import BiDi, Firefox
+from .harness import GECKO_ID, ROOT, SAMPLE, register_host
+from .server import PageServer
 
 pytestmark = pytest.mark.e2e
 FIREFOX = shutil.which("firefox-esr") or "/usr/bin/firefox-esr"

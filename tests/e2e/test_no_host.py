@@ -6,8 +6,8 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import EXTENSION_ID, Browser
-from tests.e2e.server import PageServer
+from .harness import EXTENSION_ID, Browser
+from .server import PageServer
 
 ORIGINAL = "Honestly, I realise this colour is gorgeous!!! :)"
 

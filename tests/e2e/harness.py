@@ -1,0 +1,132 @@
+"""Shared e2e helpers: paths and ids, host registration, launching Chromium with the extension, the
+`Browser` wrapper that acts the way the menu and the shortcut do, and the host oracle over pipes."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, Playwright, Worker
+
+ROOT = Path(__file__).resolve().parents[2]
+EXTENSION_DIR = ROOT / "extension"
+ARTIFACTS = ROOT / "tests" / "_artifacts"
+CHROMIUM = "/usr/bin/chromium"
+EXTENSION_ID = "folfajlldbfkhgchaeijigmkgemmkfnl"  # pinned by the manifest key (extension/IDENTITY.md)
+GECKO_ID = "fantasma@fantasma-project.org"
+
+
+def register_host(manifest_dir: Path, browser_form: str, fantasma_home: Path) -> Path:
+    """Registers the real host the way `fantasma-host install` does (the installer's own launcher and
+    manifest writers), with the test's FANTASMA_HOME pinned in the launcher."""
+    from native_host.install.installer import write_host_manifest, write_launcher
+
+    launcher = write_launcher(manifest_dir.parent / "launcher", sys.executable, "linux", str(fantasma_home))
+    return write_host_manifest(manifest_dir, browser_form, launcher)
+
+
+def launch(pw: Playwright, user_data_dir: Path) -> BrowserContext:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/install-system-deps.sh (make test-install does)")
+    return pw.chromium.launch_persistent_context(
+        str(user_data_dir),
+        executable_path=CHROMIUM,
+        headless=True,
+        args=[
+            f"--load-extension={EXTENSION_DIR}",
+            f"--disable-extensions-except={EXTENSION_DIR}",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+        viewport={"width": 900, "height": 600},
+    )
+
+
+def service_worker(context: BrowserContext) -> Worker:
+    for worker in context.service_workers:
+        if worker.url.startswith(f"chrome-extension://{EXTENSION_ID}/"):
+            return worker
+    return context.wait_for_event(
+        "serviceworker", predicate=lambda w: w.url.startswith(f"chrome-extension://{EXTENSION_ID}/")
+    )
+
+
+class Browser:
+    """One Chromium with the extension; helpers act the way the menu and the shortcut do."""
+
+    def __init__(self, context: BrowserContext) -> None:
+        self.context = context
+        self.sw = service_worker(context)
+
+    def set_settings(self, **settings: object) -> None:
+        self.sw.evaluate(
+            "(s) => chrome.storage.local.clear().then(() => chrome.storage.local.set(s))", settings
+        )
+
+    def menu(self, page: Page, selector: str, item: str) -> None:
+        """Right-clicks the field (the content script records it), then runs the menu's click handler."""
+        page.locator(selector).click(button="right")
+        self.sw.evaluate(
+            """async (item) => {
+              const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+              await fantasmaBackground.handleMenuClick({ menuItemId: item, frameId: 0 }, tab);
+            }""",
+            item,
+        )
+
+    def command(self, name: str) -> None:
+        """What the keyboard shortcut runs (browser-level shortcuts cannot be pressed headless)."""
+        self.sw.evaluate(
+            """async (name) => {
+              const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+              await fantasmaBackground.handleCommand(name, tab);
+            }""",
+            name,
+        )
+
+
+# A text with markers the rule-based neutralizer changes (spelling dialect, "!!!", an emoticon, slang).
+SAMPLE = "Honestly, I realise this colour is gorgeous!!! :) Cheers, mate. I'll send it tomorrow, innit."
+
+
+def host_request(home: Path, type_: str, params: dict, timeout: float = 120.0) -> dict:
+    """One request to the real host over real pipes; returns the final reply (the test's oracle).
+    stdin stays open until the reply is in: EOF would cancel the job (PROTOCOL.md §1)."""
+    env = {**os.environ, "FANTASMA_HOME": str(home)}
+    body = json.dumps({"id": "oracle", "type": type_, "params": params}).encode()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "native_host"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=ROOT,
+    )
+    timer = threading.Timer(timeout, proc.kill)
+    timer.start()
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(struct.pack("=I", len(body)) + body)
+        proc.stdin.flush()
+        while True:
+            head = proc.stdout.read(4)
+            assert len(head) == 4, f"host closed its output early (rc={proc.poll()})"
+            (n,) = struct.unpack("=I", head)
+            reply = json.loads(proc.stdout.read(n))
+            if reply.get("id") == "oracle" and reply["type"] in ("result", "error"):
+                return reply
+    finally:
+        timer.cancel()
+        if proc.stdin:
+            proc.stdin.close()
+        proc.wait(timeout=10)
