@@ -40,8 +40,8 @@ function showStatus(status) {
 /** hello.model is the rewrite package's model_status(): `loaded`/`state`, maybe a `reason`. */
 function describeModel(model) {
   if (model.loaded === true || model.state === "loaded") return "model loaded";
-  if (model.reason) return `rule-based rewriting only: ${model.reason}`;
-  if (model.available === false) return "rule-based rewriting only";
+  if (model.reason) return `no language model (${model.reason}); rewriting is rule-based`;
+  if (model.available === false) return "no language model; rewriting is rule-based";
   return "the model loads on first use";
 }
 
