@@ -417,7 +417,7 @@ def _rewrite_window(
             greedy=(i == 0),
             temperature=SAMPLE_TEMPERATURE,
             seed=_seed(options, source, i),
-            stop_strings=("\n\n",),
+            stop_strings=("\n",),  # windows hold no line break: one means the model moved on
         )
         for i in range(options.candidates)
     ]
