@@ -95,6 +95,15 @@ def test_iframe_field_via_keyboard_shortcut_command(
     browser.command("anonymize-field")
     expect(inner).to_have_value(light, timeout=15_000)
 
+    # An about:srcdoc frame has no URL of its own; the content script runs there via match_about_blank.
+    inner.fill(ORIGINAL)
+    srcdoc = page.frame_locator("#srcdoc").locator("#field")
+    srcdoc.fill(ORIGINAL)
+    srcdoc.focus()
+    browser.command("anonymize-field")
+    expect(srcdoc).to_have_value(light, timeout=15_000)
+    expect(inner).to_have_value(ORIGINAL)  # only the focused field acts on the shortcut
+
 
 def test_auto_rewrite_posts_rewritten_text(
     browser: Browser, page: Page, server: PageServer, light: str
