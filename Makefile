@@ -17,6 +17,7 @@ $(VENV)/.test-installed: $(VENV)/.installed requirements/test.txt
 	$(PIP) install -e '.[test]'
 	$(PIP) install -r requirements/test.txt
 	./scripts/install-system-deps.sh
+	cd tests/e2e/webext && npm ci --no-audit --no-fund --loglevel=error  # web-ext for the extension lint test
 	touch $@
 
 install: $(VENV)/.installed
