@@ -295,7 +295,12 @@ def rewrite(
     pieces = split_pieces(neutral)
     windows = group_windows(pieces, _selected_pieces(pieces, neutral, options.strength))
     if not windows:
-        return finish(neutral, "neutralizer", "no sentence carries a marker the neutralizer left", [])
+        why = (
+            "no sentence carries a marker the neutralizer left"
+            if options.strength == "medium"
+            else f"no sentence of {MIN_WINDOW_WORDS} or more words to paraphrase"
+        )
+        return finish(neutral, "neutralizer", why, [])
 
     outcomes: list[WindowOutcome] = []
     replacement: dict[int, WindowOutcome] = {}
