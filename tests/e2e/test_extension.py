@@ -374,3 +374,27 @@ def test_editor_that_rebuilds_from_paste_gets_the_rewrite_as_a_paste(
     expect(page.locator("#model")).to_have_text(light, timeout=15_000)
     page.wait_for_timeout(150)  # renders from the model: the DOM must agree with it
     expect(page.locator("#field")).to_have_text(light)
+
+
+def test_enter_that_ends_an_ime_composition_is_not_a_send(
+    browser: Browser, page: Page, server: PageServer
+) -> None:
+    browser.set_settings(strength="light", autoRewrite=True)
+    server.clear()
+    page.goto(server.url("form.html"))
+    page.fill("#field", ORIGINAL + " ")
+    page.focus("#field")
+    page.evaluate(
+        """() => { window.keys = [];
+             document.addEventListener('keydown', (e) => keys.push([e.key, e.isComposing, e.keyCode]), true); }"""
+    )
+    cdp = browser.context.new_cdp_session(page)
+    cdp.send("Input.imeSetComposition", {"text": "かな", "selectionStart": 2, "selectionEnd": 2})
+    page.keyboard.press("Enter")  # commits the composition
+    cdp.send("Input.insertText", {"text": "かな"})
+    page.wait_for_timeout(500)
+    keys = page.evaluate("window.keys")
+    assert any(composing for _, composing, _ in keys) or any(code == 229 for *_, code in keys), keys
+    assert server.posts == []
+    expect(page.locator(MESSAGE)).to_have_count(0)
+    assert page.input_value("#field").startswith(ORIGINAL)  # not rewritten: no send was intercepted
