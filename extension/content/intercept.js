@@ -125,6 +125,8 @@ function onKeyup(event) {
 function onSubmit(event) {
   if (fantasma.passThrough > 0 || !autoRewriteHere()) return;
   const form = event.target;
+  // Login and sign-up forms: user names and passwords are not prose, and must reach the site as typed.
+  if (form.querySelector?.('input[type="password" i]')) return;
   if (fantasma.busy) {
     event.preventDefault();
     event.stopImmediatePropagation();

@@ -398,3 +398,14 @@ def test_enter_that_ends_an_ime_composition_is_not_a_send(
     assert server.posts == []
     expect(page.locator(MESSAGE)).to_have_count(0)
     assert page.input_value("#field").startswith(ORIGINAL)  # not rewritten: no send was intercepted
+
+
+def test_login_forms_are_never_rewritten(browser: Browser, page: Page, server: PageServer) -> None:
+    browser.set_settings(strength="light", autoRewrite=True)
+    server.clear()
+    page.goto(server.url("login.html"))
+    page.fill("#user", "Colour_Fan!!! :)")
+    page.fill("#password", "realise colour!!!")
+    with page.expect_navigation(timeout=15_000):
+        page.locator("#user").press("Enter")  # implicit submission from the user name field
+    assert server.posts == [{"user": "Colour_Fan!!! :)", "password": "realise colour!!!"}]
