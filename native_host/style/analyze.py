@@ -22,10 +22,15 @@ _MAX_REASONS = 5
 _NEUTRAL_MARKERS = frozenset({"spelling.american"})
 
 
-def observe(doc: Document, target: Target, habitual: frozenset[str] = frozenset()) -> list[Observation]:
-    """Every observation of every family (shared by analyze and neutralize)."""
+def observe(
+    doc: Document, target: Target, habitual: frozenset[str] = frozenset(), *, editing_only: bool = False
+) -> list[Observation]:
+    """Every observation of every family (shared by analyze and neutralize). `editing_only` skips the
+    families that never propose a replacement (the neutralizer's fast path)."""
     found: list[Observation] = []
     for family in FAMILIES:
+        if editing_only and not family.EDITS:
+            continue
         if family is phrases:
             found.extend(phrases.observe(doc, target, habitual))
         else:

@@ -16,7 +16,7 @@ from native_host.style.document import Document
 from native_host.style.families import PRIORITY
 from native_host.style.model import Edit, Target
 
-MAX_PASSES = 6
+MAX_PASSES = 12  # full and windowed passes together; real text settles in 2-4
 
 
 @dataclass(slots=True)
@@ -36,13 +36,23 @@ def neutralize(text: str, target: Target | None = None) -> tuple[str, list[Edit]
     pieces = [_Piece(0, len(text), text, False)]
     current = text
     original_protected = Document(text).protected
+    full = True  # the first pass and every confirming pass look at the whole text
+    dirty: list[tuple[int, int]] = []
     for _ in range(MAX_PASSES):
         carried = _carry_protected(original_protected, pieces)
-        edits = proposed_edits(Document(current, extra_protected=carried), target)
+        if full:
+            edits = proposed_edits(Document(current, extra_protected=carried), target)
+        else:
+            edits = _windowed_edits(current, dirty, carried, target)
         if not edits:
-            break
+            if full:
+                break
+            full = True  # windows are quiet: confirm on the whole text (global families included)
+            continue
         pieces = _apply(pieces, edits)
         current = "".join(p.text for p in pieces)
+        dirty = _new_ranges(edits)
+        full = False
     final_edits = [
         Edit(p.ostart, p.oend, text[p.ostart : p.oend], p.text, p.family, p.marker)
         for p in pieces
@@ -51,10 +61,45 @@ def neutralize(text: str, target: Target | None = None) -> tuple[str, list[Edit]
     return current, final_edits
 
 
+def _new_ranges(edits: list[Edit]) -> list[tuple[int, int]]:
+    """Where the replacements of one pass sit in the text that pass produced."""
+    ranges, shift = [], 0
+    for e in edits:
+        start = e.start + shift
+        ranges.append((start, start + len(e.replacement)))
+        shift += len(e.replacement) - (e.end - e.start)
+    return ranges
+
+
+def _windowed_edits(
+    text: str, dirty: list[tuple[int, int]], protected: list[tuple[int, int, str]], target: Target
+) -> list[Edit]:
+    """Edits proposed inside the paragraphs around the last pass's changes only: one pass can only
+    expose a new marker next to what it changed, so a long text is not re-read whole for a few edits.
+    Paragraph-global families still run, and the confirming full pass catches anything else."""
+    windows: list[list[int]] = []
+    for start, end in dirty:
+        a = text.rfind("\n\n", 0, max(start - 1, 0))
+        a = 0 if a < 0 else a + 2
+        b = text.find("\n\n", end + 1)
+        b = len(text) if b < 0 else b
+        if windows and a <= windows[-1][1]:
+            windows[-1][1] = max(windows[-1][1], b)
+        else:
+            windows.append([a, b])
+    edits: list[Edit] = []
+    for a, b in windows:
+        local = [(s - a, e - a, k) for s, e, k in protected if s < b and a < e]
+        local = [(max(s, 0), min(e, b - a), k) for s, e, k in local]
+        for e in proposed_edits(Document(text[a:b], extra_protected=local), target):
+            edits.append(Edit(e.start + a, e.end + a, e.original, e.replacement, e.family, e.marker))
+    return edits
+
+
 def proposed_edits(doc: Document, target: Target) -> list[Edit]:
     """Non-overlapping edits for one pass over `doc.text`, highest-priority family first."""
     candidates = []
-    for obs in observe(doc, target):
+    for obs in observe(doc, target, editing_only=True):
         if not target.wants(obs.family):
             continue
         for span in obs.spans:

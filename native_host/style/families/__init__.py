@@ -1,5 +1,7 @@
 """One module per marker family. Each exposes FAMILY and `observe(doc, target) -> list[Observation]`.
 
+Each also sets EDITS (False when it only reports, so the neutralizer can skip it).
+
 The order is the neutralizer's priority when two families want to edit the same characters
 (invisible characters first: they hide inside words other families look at).
 """

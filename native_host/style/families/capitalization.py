@@ -7,6 +7,7 @@ from native_host.style.document import Document
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "capitalization"
+EDITS = True  # whether this family proposes replacements for the neutralizer
 
 _LOWER_I = frozenset({"i", "i'm", "i've", "i'll", "i'd"})
 _MIN_SENTENCES = 3

@@ -9,6 +9,7 @@ from native_host.style.document import Document
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "contractions"
+EDITS = False  # whether this family proposes replacements for the neutralizer
 
 _CONTRACTION = re.compile(
     r"^(?:\w+n't|\w+'(?:re|ve|ll|d|m)|(?:it|that|he|she|there|here|what|who|where|let|how)'s|can't|won't|"

@@ -9,6 +9,7 @@ from native_host.style.families._common import removal_span
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "emoji"
+EDITS = True  # whether this family proposes replacements for the neutralizer
 
 _EMOJI_BASE = (
     "\U0001f1e6-\U0001f1ff"  # regional indicators (flags come in pairs)

@@ -13,6 +13,7 @@ from native_host.style.document import Document
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "function_words"
+EDITS = False  # whether this family proposes replacements for the neutralizer
 
 MIN_WORDS = 150
 _Z_REPORT = 3.0

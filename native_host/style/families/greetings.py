@@ -12,6 +12,7 @@ from native_host.style.families._common import keep_case, word_alternation
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "greetings"
+EDITS = True  # whether this family proposes replacements for the neutralizer
 
 _SIGNATURE = re.compile(r"^[ \t]*(?:-{1,2}\s*)?[A-Z][\w.'-]{0,20}(?:[ \t]+[A-Z][\w.'-]{0,20}){0,2}[ \t]*$")
 _COMMON_SHARE = 0.05  # forms at least this common are not worth reporting

@@ -13,6 +13,7 @@ from native_host.style.document import Document
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "invisible"
+EDITS = True  # whether this family proposes replacements for the neutralizer
 
 _ZERO_WIDTH = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u2061-\u2064\U000e0000-\U000e007f]")
 _BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")

@@ -9,6 +9,7 @@ from native_host.style.families._common import spans_for
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "layout"
+EDITS = True  # whether this family proposes replacements for the neutralizer
 
 _BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 _TRAILING_SPACE = re.compile(r"[ \t]+(?=\r?\n)")

@@ -12,6 +12,7 @@ from native_host.style.families._common import keep_case, word_alternation
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "misspellings"
+EDITS = True  # whether this family proposes replacements for the neutralizer
 
 
 @cache

@@ -10,6 +10,7 @@ from native_host.style.document import Document
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "phrases"
+EDITS = False  # whether this family proposes replacements for the neutralizer
 
 NGRAM_SIZES = (3, 4)
 _MAX_PHRASES = 8

@@ -9,6 +9,7 @@ from native_host.style.families._common import spans_for
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "punctuation"
+EDITS = True  # whether this family proposes replacements for the neutralizer
 
 _DASH = re.compile(r"—|―|(?<![-!<])--(?![->])|–")
 _ELLIPSIS = re.compile(r"\.{3,}|…+|\. \. \.")
@@ -22,7 +23,6 @@ _OXFORD_HEAD = re.compile(r"\w+(?:\s\w+)?,\s\w+(?:\s\w+)?$")
 _SEMICOLON = re.compile(r";(?![-']?[)(DPp])")
 _PARENS = re.compile(r"\((?:[^()\n]|\n(?!\s*\n)){1,200}\)")
 _HSPACE = " \t"
-_NO_DASH_BEFORE = set(" \t\n,;:")
 
 
 def observe(doc: Document, target: Target) -> list[Observation]:
@@ -87,14 +87,8 @@ def _dash_span(text: str, start: int, end: int) -> Span:
         e += 1
     prev = text[s - 1] if s else ""
     nxt = text[e] if e < len(text) else ""
-    if (
-        prev
-        and nxt
-        and prev not in _NO_DASH_BEFORE
-        and not nxt.isspace()
-        and nxt not in "—―–-"
-        and not nxt.isdigit()
-    ):
+    # Only a dash with a word on both sides reads as a comma; "O—," (a blanked name) or "— Hello" do not.
+    if prev and nxt and (prev.isalpha() or prev in ")\"'”’") and (nxt.isalpha() or nxt in "“‘("):
         return Span(s, e, text[s:e], ", ")
     return Span(start, end, dash, None)
 

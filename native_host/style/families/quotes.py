@@ -9,6 +9,7 @@ from native_host.style.families._common import spans_for
 from native_host.style.model import Observation, Target
 
 FAMILY = "quotes"
+EDITS = True  # whether this family proposes replacements for the neutralizer
 
 _CURLY_DOUBLE = re.compile(r"[“”„‟]")
 _GUILLEMETS = re.compile(r"[«»]")

@@ -10,6 +10,7 @@ from native_host.style.document import Document
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "rhythm"
+EDITS = False  # whether this family proposes replacements for the neutralizer
 
 MIN_SENTENCES = 5
 _MAX_SPANS = 5

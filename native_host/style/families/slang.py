@@ -11,6 +11,7 @@ from native_host.style.families._common import keep_case, removal_span, word_alt
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "slang"
+EDITS = True  # whether this family proposes replacements for the neutralizer
 
 _LAUGHTER = r"(?:ha){2,}h?|(?:he){2,}h?|(?:hi){3,}"
 # Single letters are slang only in lower case and not as part of "U.S." or "R&D".

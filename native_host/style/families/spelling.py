@@ -10,6 +10,7 @@ from native_host.style.families._common import keep_case
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "spelling"
+EDITS = True  # whether this family proposes replacements for the neutralizer
 
 
 @cache

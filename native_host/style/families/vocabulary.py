@@ -9,6 +9,7 @@ from native_host.style.document import Document
 from native_host.style.model import Observation, Span, Target
 
 FAMILY = "vocabulary"
+EDITS = False  # whether this family proposes replacements for the neutralizer
 
 RARE_ZIPF = 2.5  # fewer than ~3 uses per 10 million words
 _MIN_LEN = 4
