@@ -185,9 +185,9 @@ def mean_pool_normalize(g: Graph, hidden: str, mask: str) -> str:
         m = g.op("Unsqueeze", [g.op("Cast", [mask], to=TensorProto.FLOAT), g.const([-1], np.int64)])
         summed = g.op("ReduceSum", [g.op("Mul", [hidden, m]), g.const([1], np.int64)], keepdims=0)
         count = g.op("ReduceSum", [m, g.const([1], np.int64)], keepdims=0)
-        mean = g.op("Div", [summed, g.op("Max", [count, g.const(np.float32(1e-9))])])
+        mean = g.op("Div", [summed, g.op("Max", [count, g.const(np.array(1e-9, dtype=np.float32))])])
         norm = g.op("ReduceL2", [mean, g.const([-1], np.int64)], keepdims=1)
-        return g.op("Div", [mean, g.op("Max", [norm, g.const(np.float32(1e-12))])])
+        return g.op("Div", [mean, g.op("Max", [norm, g.const(np.array(1e-12, dtype=np.float32))])])
 
 
 def build_graph(cfg: BertConfig, w: dict[str, np.ndarray]) -> Graph:

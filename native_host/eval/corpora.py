@@ -74,9 +74,10 @@ def unwrap(text: str) -> str:
         joined = " ".join(line.strip() for line in block.splitlines() if line.strip())
         if not joined:
             continue
-        continues = not re.search(r"[.!?:;\"”’)]$", paragraphs[-1]) if paragraphs else False
-        continues = continues or (
-            paragraphs and (joined[0].islower() or re.search(r"\b(?:Mr|Mrs|Dr|St)\.$", paragraphs[-1]))
+        continues = bool(paragraphs) and (
+            not re.search(r"[.!?:;\"”’)]$", paragraphs[-1])
+            or joined[0].islower()
+            or re.search(r"\b(?:Mr|Mrs|Dr|St)\.$", paragraphs[-1]) is not None
         )
         if continues:
             paragraphs[-1] += " " + joined

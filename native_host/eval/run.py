@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -71,19 +72,15 @@ class ChunkOutcome:
 def _rewrite_chunk(text: str, options: EvalOptions):
     from native_host.rewrite import RewriteOptions, rewrite
 
-    kwargs = {}
-    if options.max_new_tokens is not None:
-        kwargs["max_new_tokens"] = options.max_new_tokens
-    return rewrite(
-        text,
-        RewriteOptions(
-            strength=options.strength,
-            candidates=options.candidates,
-            model_dir=options.model_dir,
-            embedder_dir=options.embedder_dir,
-            **kwargs,
-        ),
+    rewrite_options = RewriteOptions(
+        strength=options.strength,
+        candidates=options.candidates,
+        model_dir=options.model_dir,
+        embedder_dir=options.embedder_dir,
     )
+    if options.max_new_tokens is not None:
+        rewrite_options = replace(rewrite_options, max_new_tokens=options.max_new_tokens)
+    return rewrite(text, rewrite_options)
 
 
 def _embedder(options: EvalOptions):
@@ -181,11 +178,13 @@ def _summarize(
     sims = [o.similarity for o in outcomes if o.similarity is not None]
     words = sum(o.words for o in outcomes)
     windows = sum(o.windows for o in outcomes)
-    overall = {
+    mean_similarity = float(np.mean(sims)) if sims else None
+    keep_rate = float(np.mean([o.keep_rate for o in outcomes])) if outcomes else 1.0
+    overall: dict[str, Any] = {
         "attackers": overall_attackers,
-        "mean_similarity": float(np.mean(sims)) if sims else None,
+        "mean_similarity": mean_similarity,
         "min_similarity": float(np.min(sims)) if sims else None,
-        "protected_keep_rate": float(np.mean([o.keep_rate for o in outcomes])) if outcomes else 1.0,
+        "protected_keep_rate": keep_rate,
         "seconds_per_100_words": 100 * sum(o.seconds for o in outcomes) / max(1, words),
         "llm_window_share": sum(o.llm_windows for o in outcomes) / windows if windows else 0.0,
         "chunks": len(outcomes),
@@ -199,9 +198,8 @@ def _summarize(
     )
     goals = {
         "attackers_within_chance_plus_10": within,
-        "mean_similarity_at_least_0_85": overall["mean_similarity"] is not None
-        and overall["mean_similarity"] >= GOAL_SIMILARITY,
-        "protected_tokens_100_percent": overall["protected_keep_rate"] >= 1.0 - 1e-9,
+        "mean_similarity_at_least_0_85": mean_similarity is not None and mean_similarity >= GOAL_SIMILARITY,
+        "protected_tokens_100_percent": keep_rate >= 1.0 - 1e-9,
     }
     opts = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(options).items()}
     opts["corpora"] = list(options.corpora)

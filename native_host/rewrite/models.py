@@ -47,7 +47,7 @@ def _required_files(kind: str) -> tuple[str, ...]:
 
 
 def _stamp(kind: str, directory: Path) -> tuple:
-    out = []
+    out: list[tuple[str, int | None, int | None]] = []
     for name in _required_files(kind):
         path = directory / name
         try:

@@ -170,7 +170,7 @@ def markers_summary(report: Any) -> dict:
 
 def local_marker_spans(report: Any, text_length: int) -> list[tuple[int, int, str]]:
     """Spans of findings that mark a place in the text (not whole-text statistics)."""
-    out = []
+    out: list[tuple[int, int, str]] = []
     for finding in _field(report, "findings", None) or []:
         spans = _finding_spans(finding)
         covered = sum(e - s for s, e in spans)
@@ -253,11 +253,9 @@ def rewrite(
         t = time.perf_counter()
         final, _ = style.neutralize(body, options.target)
         report_after = style.analyze(final)
-        llm = [o for o in outcomes if o.path == "llm" and o.similarity is not None]
-        weights = [max(1, guards.word_count(o.source)) for o in llm]
-        similarity = (
-            sum(o.similarity * w for o, w in zip(llm, weights, strict=True)) / sum(weights) if llm else None
-        )
+        scored = [(o.similarity, max(1, guards.word_count(o.source))) for o in outcomes if o.path == "llm"]
+        pairs = [(s, w) for s, w in scored if s is not None]
+        similarity = sum(s * w for s, w in pairs) / sum(w for _, w in pairs) if pairs else None
         # Measured against the neutralized input: the neutralizer changes some capitalized words on
         # purpose (ALL-CAPS emphasis), never protected spans; everything after it must keep the rest.
         required = guards.protected_tokens(neutral, options.protected_terms, style.protected_spans(neutral))
@@ -271,7 +269,7 @@ def rewrite(
             markers_before=markers_summary(report_before),
             markers_after=markers_summary(report_after),
             similarity=similarity,
-            path="llm" if llm else "neutralizer",
+            path="llm" if pairs else "neutralizer",
             reason=reason,
             timings={k: round(v, 4) for k, v in timings.items()},
             strength=options.strength,
