@@ -65,7 +65,7 @@ class Profile:
 
     def habits(self) -> list[dict[str, Any]]:
         """The person's distinctive markers, most identifying first."""
-        out = []
+        out: list[dict[str, Any]] = []
         for marker, entry in self.markers.items():
             base_rate = baseline.marker_rate(marker)
             rate = 1000.0 * entry["count"] / max(self.words, 1)
@@ -87,7 +87,7 @@ class Profile:
                         "documents": int(entry["docs"]),
                     }
                 )
-        out.sort(key=lambda h: -h["identifiability"])
+        out.sort(key=lambda h: -float(h["identifiability"]))
         return out
 
     def distinctive_markers(self) -> frozenset[str]:
