@@ -20,6 +20,8 @@ _REASON_MIN = 0.3
 _MAX_REASONS = 5
 # Families whose ordinary use is the population norm: shown, but never scored as identifying.
 _NEUTRAL_MARKERS = frozenset({"spelling.american"})
+# Below this a finding is what most writers do (one semicolon in a long text): not worth a line.
+MIN_REPORTED = 0.05
 
 
 def observe(
@@ -73,6 +75,8 @@ def analyze(text: str, profile: Profile | None = None) -> Report:
         finding = score(obs, doc.n_words)
         if finding.marker in personal or finding.marker == "phrases.habitual":
             finding = _as_personal(finding)
+        elif finding.identifiability < MIN_REPORTED:
+            continue
         findings.append(finding)
     findings.sort(key=lambda f: (not f.personal, -f.identifiability, f.family))
     return Report(
