@@ -1,0 +1,252 @@
+"""Our Qwen3.5 int4 export vs onnxruntime-genai's, on a random checkpoint of the exact 0.8B text shape.
+
+    .venv/bin/python bench/bench_qwen35_vs_genai.py [--rebuild-peer] [--threads N]
+
+Builds (once, cached under bench/out/) a random-weight Qwen3_5ForConditionalGeneration with the
+Qwen3.5-0.8B text shape in the real VLM layout (bf16 save_pretrained; the vision tower is shrunk to
+one tiny block: both exporters ignore it), exports it with ours (every run) and with
+`python -m onnxruntime_genai.models.builder -p int4 -e cpu` (cached), then measures each peer in its
+own subprocess (clean peak RSS): load time, prefill tok/s at 128 and 512 tokens, greedy decode tok/s
+over 128 tokens after a 128-token prompt, peak RSS, model size; prints our/peer ratios.
+Ours runs on plain onnxruntime with IO binding (states stay OrtValues); the peer on its own runtime.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+OUT = Path(__file__).resolve().parent / "out"
+CKPT = OUT / "qwen35_0.8b_random"
+OURS = OUT / "qwen35_0.8b_ours_int4"
+PEER = OUT / "qwen35_0.8b_genai_int4"
+PREFILL_LENGTHS = (128, 512)
+DECODE_PROMPT, DECODE_STEPS = 128, 128
+TEXT_SHAPE = dict(  # Qwen3.5-0.8B (DESIGN.md)
+    vocab_size=248320,
+    hidden_size=1024,
+    intermediate_size=3584,
+    num_hidden_layers=24,
+    num_attention_heads=8,
+    num_key_value_heads=2,
+    head_dim=256,
+    linear_num_key_heads=16,
+    linear_num_value_heads=16,
+    linear_key_head_dim=128,
+    linear_value_head_dim=128,
+    linear_conv_kernel_dim=4,
+    max_position_embeddings=262144,
+    rope_parameters={
+        "rope_type": "default",
+        "rope_theta": 10_000_000.0,
+        "partial_rotary_factor": 0.25,
+        "mrope_section": [11, 11, 10],
+        "mrope_interleaved": True,
+    },
+    tie_word_embeddings=True,
+    eos_token_id=248046,
+)
+TINY_VISION = dict(depth=1, hidden_size=64, intermediate_size=128, num_heads=2, out_hidden_size=1024)
+
+
+def build_checkpoint() -> None:
+    import torch
+    from transformers import Qwen3_5Config, Qwen3_5ForConditionalGeneration
+
+    from export.qwen_tokenizer import CHAT_TEMPLATE, build_tokenizer
+
+    print(f"building random checkpoint in {CKPT} ...", flush=True)
+    torch.manual_seed(0)
+    config = Qwen3_5Config(text_config=TEXT_SHAPE, vision_config=TINY_VISION, tie_word_embeddings=True)
+    model = Qwen3_5ForConditionalGeneration(config).to(torch.bfloat16)
+    text_params = sum(p.numel() for n, p in model.named_parameters() if "language_model" in n)
+    model.save_pretrained(CKPT)
+    build_tokenizer().save(str(CKPT / "tokenizer.json"))
+    (CKPT / "tokenizer_config.json").write_text(json.dumps({"chat_template": CHAT_TEMPLATE}))
+    (CKPT / "text_params.json").write_text(json.dumps({"text_params": text_params}))
+    print(f"  {text_params / 1e6:.0f} M text parameters", flush=True)
+
+
+def export_ours() -> float:
+    from export.graph import Precision
+    from export.qwen35 import export
+    from export.registry import ExportOptions
+
+    start = time.perf_counter()
+    export(CKPT, OURS, ExportOptions(precision=Precision("int4", block_size=32, accuracy_level=4)))
+    return time.perf_counter() - start
+
+
+def export_peer() -> float:
+    start = time.perf_counter()
+    cmd = [sys.executable, "-m", "onnxruntime_genai.models.builder", "-i", str(CKPT), "-o", str(PEER)]
+    subprocess.run([*cmd, "-p", "int4", "-e", "cpu"], check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def dir_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and p.suffix in (".onnx", ".data"))
+
+
+def prompt_ids(n: int, seed: int = 0) -> list[int]:
+    return np.random.default_rng(seed).integers(0, 248044, n).tolist()  # below the special tokens
+
+
+# --- measured in a child process ------------------------------------------------------------------
+class OursRunner:
+    """Plain onnxruntime; states are OrtValues handed from one step's outputs to the next's inputs."""
+
+    def __init__(self, model_dir: Path, threads: int) -> None:
+        import onnxruntime as ort
+
+        self.ort = ort
+        self.meta = json.loads((model_dir / "fantasma_model.json").read_text())
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        self.session = ort.InferenceSession(
+            str(model_dir / "model.onnx"), options, providers=["CPUExecutionProvider"]
+        )
+
+    def reset(self) -> None:
+        self.states = {}
+        for entry in self.meta["state"]:
+            shape = [1 if d == "batch" else 0 if d == "past_sequence_length" else d for d in entry["shape"]]
+            self.states[entry["input"]] = self.ort.OrtValue.ortvalue_from_numpy(np.zeros(shape, np.float32))
+        self.length = 0
+
+    def step(self, ids: list[int]) -> int:
+        self.length += len(ids)
+        binding = self.session.io_binding()
+        binding.bind_cpu_input("input_ids", np.asarray([ids], dtype=np.int64))
+        binding.bind_cpu_input("attention_mask", np.ones((1, self.length), dtype=np.int64))
+        binding.bind_cpu_input("num_logits_to_keep", np.asarray(1, dtype=np.int64))
+        for name, value in self.states.items():
+            binding.bind_ortvalue_input(name, value)
+        binding.bind_output("logits")
+        for entry in self.meta["state"]:
+            binding.bind_output(entry["output"])
+        self.session.run_with_iobinding(binding)
+        outputs = binding.get_outputs()
+        for entry, value in zip(self.meta["state"], outputs[1:], strict=True):
+            self.states[entry["input"]] = value
+        return int(outputs[0].numpy()[0, -1].argmax())
+
+
+class PeerRunner:
+    """onnxruntime-genai's own generator loop (greedy)."""
+
+    def __init__(self, model_dir: Path, threads: int) -> None:
+        import onnxruntime_genai as og
+
+        self.og = og
+        config = og.Config(str(model_dir))
+        config.clear_providers()
+        self.model = og.Model(config)
+
+    def reset(self) -> None:
+        params = self.og.GeneratorParams(self.model)
+        params.set_search_options(
+            max_length=max(*PREFILL_LENGTHS, DECODE_PROMPT + DECODE_STEPS) + 1, do_sample=False
+        )
+        self.generator = self.og.Generator(self.model, params)
+        self.first = True
+
+    def step(self, ids: list[int]) -> int:
+        if self.first:
+            self.generator.append_tokens(ids)
+            self.first = False
+        else:
+            self.generator.generate_next_token()
+        return int(self.generator.get_next_tokens()[0])
+
+
+def measure(kind: str, model_dir: Path, threads: int) -> dict:
+    start = time.perf_counter()
+    runner = (OursRunner if kind == "ours" else PeerRunner)(model_dir, threads)
+    result = {"load_s": time.perf_counter() - start}
+    runner.reset()
+    runner.step(prompt_ids(16, seed=9))  # warm-up (first-run allocations, prepacking)
+    for n in PREFILL_LENGTHS:
+        best = 0.0
+        for seed in (1, 2):
+            runner.reset()
+            start = time.perf_counter()
+            runner.step(prompt_ids(n, seed))
+            best = max(best, n / (time.perf_counter() - start))
+        result[f"prefill_{n}_tok_s"] = best
+    runner.reset()
+    token = runner.step(prompt_ids(DECODE_PROMPT, seed=3))
+    start = time.perf_counter()
+    for _ in range(DECODE_STEPS):
+        token = runner.step([token])
+    result["decode_tok_s"] = DECODE_STEPS / (time.perf_counter() - start)
+    result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return result
+
+
+def run_child(kind: str, model_dir: Path, threads: int) -> dict:
+    cmd = [sys.executable, __file__, "--measure", kind, "--threads", str(threads), "--dir", str(model_dir)]
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rebuild-peer", action="store_true", help="re-run onnxruntime-genai's builder")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--measure", choices=("ours", "peer"), help=argparse.SUPPRESS)
+    parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(measure(args.measure, args.dir, args.threads)))
+        return 0
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    if not (CKPT / "text_params.json").is_file():
+        build_checkpoint()
+    text_params = json.loads((CKPT / "text_params.json").read_text())["text_params"]
+    print("exporting ours (int4) ...", flush=True)
+    ours_export_s = export_ours()
+    if args.rebuild_peer or not (PEER / "genai_config.json").is_file():
+        print("exporting peer (onnxruntime-genai builder, int4) ...", flush=True)
+        peer_export_s = export_peer()
+    else:
+        peer_export_s = float("nan")
+
+    rows = {"ours": run_child("ours", OURS, args.threads), "peer": run_child("peer", PEER, args.threads)}
+    rows["ours"]["export_s"], rows["peer"]["export_s"] = ours_export_s, peer_export_s
+    rows["ours"]["size_mb"], rows["peer"]["size_mb"] = dir_bytes(OURS) / 1e6, dir_bytes(PEER) / 1e6
+    fp32_mb = text_params * 4 / 1e6  # analytic: every text parameter as float32 (a fp32 export's size)
+
+    keys = [
+        "load_s",
+        "prefill_128_tok_s",
+        "prefill_512_tok_s",
+        "decode_tok_s",
+        "peak_rss_mb",
+        "size_mb",
+        "export_s",
+    ]
+    print(
+        f"\nQwen3.5-0.8B shape, random weights, {text_params / 1e6:.0f} M text params, {args.threads} threads"
+    )
+    print(f"{'metric':<20}{'ours':>12}{'genai':>12}{'ours/genai':>12}")
+    for key in keys:
+        ours, peer = rows["ours"][key], rows["peer"][key]
+        print(f"{key:<20}{ours:>12.2f}{peer:>12.2f}{ours / peer:>12.2f}")
+    print(
+        f"int4 size / fp32 size (fp32 = params x 4 B = {fp32_mb:.0f} MB): {rows['ours']['size_mb'] / fp32_mb:.1%}"
+    )
+    (OUT / "qwen35_vs_genai.json").write_text(json.dumps({**rows, "fp32_mb": fp32_mb}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
