@@ -22,6 +22,8 @@ _MAX_REASONS = 5
 _NEUTRAL_MARKERS = frozenset({"spelling.american"})
 # Below this a finding is what most writers do (one semicolon in a long text): not worth a line.
 MIN_REPORTED = 0.05
+# Families whose spans are words worth quoting in the evidence ("3 British spellings (colour, ...)").
+_WORD_FAMILIES = frozenset({"spelling", "slang", "misspellings", "vocabulary", "capitalization", "formats"})
 
 
 def observe(
@@ -44,7 +46,11 @@ def score(obs: Observation, words: int) -> Finding:
     rate = 1000.0 * obs.n / max(words, 1)
     base_rate = baseline.marker_rate(obs.marker)
     expected = baseline.expected_count(base_rate or 0.0, words)
-    default = f"{obs.n} {obs.label} in {words} words; typical writers use about {_fmt(expected)}"
+    examples = ""
+    if obs.family in _WORD_FAMILIES and obs.spans:
+        distinct = list(dict.fromkeys(sp.text.strip() for sp in obs.spans))
+        examples = " (" + ", ".join(distinct[:3]) + (", ..." if len(distinct) > 3 else "") + ")"
+    default = f"{obs.n} {obs.label}{examples} in {words} words; typical writers use about {_fmt(expected)}"
     if obs.surprise is not None:
         surprise = obs.surprise
         evidence = obs.evidence or default
