@@ -10,7 +10,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("code", re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.S | re.M)),
     ("code", re.compile(r"`[^`\n]+`")),
     ("url", re.compile(r"\b(?:https?|ftp)://[^\s<>\"'`]+|\bwww\.[^\s<>\"'`]+", re.I)),
-    ("email", re.compile(r"\b[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")),
+    ("email", re.compile(r"(?<![\w.+-])[\w.+-]++@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")),
     ("handle", re.compile(r"(?<![\w@])@\w+")),
     ("tag", re.compile(r"(?<![\w#&])#\w+")),
     # A number's value: digits with their separators ("1,200", "3.50", "14:30", "29/11/2026").

@@ -120,3 +120,22 @@ def test_long_single_line_rtl_and_combining() -> None:
     once, _ = neutralize(line)
     assert neutralize(once)[0] == once
     assert "colour" not in once and "tbh" not in once
+
+
+def test_long_runs_stay_linear() -> None:
+    """Regexes over whitespace/word runs must not backtrack quadratically (20,000 spaces took 7 s once)."""
+    import time
+
+    n = 20_000
+    for text in (
+        "a" + " " * n + "b",
+        "a" + " " * n + ", b",
+        "a" + " " * n + "\nb",
+        "a." * (n // 2),
+        "Hi" + " " * n,
+    ):
+        start = time.process_time()
+        out, _ = neutralize(text)
+        analyze(text)
+        assert time.process_time() - start < 5.0, repr(text[:10])
+        assert neutralize(out)[0] == out

@@ -12,7 +12,7 @@ FAMILY = "layout"
 EDITS = True  # whether this family proposes replacements for the neutralizer
 
 _BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
-_TRAILING_SPACE = re.compile(r"[ \t]+(?=\r?\n)")
+_TRAILING_SPACE = re.compile(r"(?<![ \t])[ \t]++(?=\r?\n)")
 # A line that ends mid-sentence and is followed by a line continuing it in lower case.
 _HARD_WRAP = re.compile(r"[^\s.!?:;,\n][ \t]*\n(?=[ \t]*[a-z])")
 _INDENTED_PARAGRAPH = re.compile(r"(?:^|\n[ \t]*\n)([ \t]+)(?=[^\s])")

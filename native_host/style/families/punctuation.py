@@ -14,9 +14,11 @@ EDITS = True  # whether this family proposes replacements for the neutralizer
 _DASH = re.compile(r"—|―|(?<![-!<])--(?![->])|–")
 _ELLIPSIS = re.compile(r"\.{3,}|…+|\. \. \.")
 _BANGS = re.compile(r"[!?]{2,}")
-_SPACE_BEFORE = re.compile(r"[ \t]+(?=[,.;:!?](?:\s|$))")
-_TWO_SPACES_AFTER_STOP = re.compile(r"(?<=[.!?]) {2,}(?=\S)")
-_MULTIPLE_SPACES = re.compile(r" {2,}(?=\S)")
+# Whitespace runs start only where the run starts and never backtrack (++): a run of 20,000 spaces
+# must not cost 20,000² steps.
+_SPACE_BEFORE = re.compile(r"(?<![ \t])[ \t]++(?=[,.;:!?](?:\s|$))")
+_TWO_SPACES_AFTER_STOP = re.compile(r"(?<=[.!?]) {2,}+(?=\S)")
+_MULTIPLE_SPACES = re.compile(r"(?<! ) {2,}+(?=\S)")
 _OXFORD_TAIL = re.compile(r"(,)\s(?:and|or)\b")
 # Checked backwards from the ", and": "red, white, and blue" has two list items before it.
 _OXFORD_HEAD = re.compile(r"\w+(?:\s\w+)?,\s\w+(?:\s\w+)?$")
