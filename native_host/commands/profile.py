@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         typical = f", typical {base:.2f}" if base is not None else ""
         print(
             f"  {h['label']}: {h['rate_per_1k']:.2f} per 1,000 words{typical} "
-            f"(identifiability {h['identifiability']:.2f}, in {h['documents']} texts)"
+            f"(identifiability {h['identifiability']:.2f}, in {h['documents']} of your texts)"
         )
     if phrases:
         print("Habitual phrases: " + ", ".join(f'"{p}"' for p in phrases[:20]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from native_host.style import analyze, apply_edits, neutralize, protected_spans
+from native_host.style import Target, analyze, apply_edits, neutralize, protected_spans
 
 # Pieces that exercise the rules, mixed with arbitrary Unicode (RTL, combining marks, emoji, controls).
 MARKERY = st.sampled_from(
@@ -87,6 +87,14 @@ def test_neutralize_is_idempotent(text: str) -> None:
     once, _ = neutralize(text)
     twice, edits = neutralize(once)
     assert twice == once, edits
+
+
+@settings(max_examples=40, deadline=None)
+@given(TEXT)
+def test_neutralize_is_idempotent_for_the_british_target(text: str) -> None:
+    target = Target(spelling="british", keep_emoji=True)
+    once, _ = neutralize(text, target)
+    assert neutralize(once, target) == (once, [])
 
 
 @FAST
