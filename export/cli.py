@@ -55,7 +55,10 @@ def _replace_dir(new: Path, target: Path) -> None:
     if target.exists():
         target.rename(old)
     new.rename(target)
-    shutil.rmtree(old, ignore_errors=True)
+    if old.is_dir():
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        old.unlink(missing_ok=True)
 
 
 def export_model(
@@ -73,6 +76,8 @@ def export_model(
     started = time.perf_counter()
     path, label = resolve_source(str(source))
     out_dir = Path(out_dir)
+    if out_dir.resolve() == path.resolve() or out_dir.resolve() in path.resolve().parents:
+        raise ExportError(f"{out_dir}: would replace the source {path}; choose another output dir")
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = out_dir.with_name(f".{out_dir.name}.partial-{os.getpid()}")
     shutil.rmtree(staging, ignore_errors=True)

@@ -116,6 +116,14 @@ def test_failed_force_export_keeps_the_old_model(tiny_llama_dir, tmp_path, capsy
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken", "model"]
 
 
+def test_output_over_the_source_is_refused(tiny_llama_dir, tmp_path, capsys):
+    before = sorted(p.name for p in tiny_llama_dir.iterdir())
+    for out in (tiny_llama_dir, tiny_llama_dir.parent):
+        assert export_main([str(tiny_llama_dir), str(out), "--force"]) == 1
+        assert "would replace the source" in capsys.readouterr().err
+    assert sorted(p.name for p in tiny_llama_dir.iterdir()) == before
+
+
 def test_hub_id_fails_fast_without_network(tmp_path):
     """A hub id with no reachable endpoint and an empty cache: a clear message within seconds.
     HF_ENDPOINT points at a closed local port so this holds on machines with a network too."""
