@@ -23,6 +23,12 @@ sys.path.insert(0, str(REPO))
 
 from tests.host.hostproc import HostProcess, host_env  # noqa: E402
 
+# Markers the neutralizer cannot remove (pet phrases), so the rewrite takes the LLM path.
+LLM_TEXT = (
+    "To be fair, I reckon at the end of the day it's grand, innit. "
+    "To be fair, I reckon we should just go, at the end of the day."
+)
+
 
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
@@ -55,12 +61,25 @@ def start_to_ready(count: int, env: dict[str, str]) -> list[float]:
 def start_to_first_llm_rewrite(env: dict[str, str]) -> tuple[float, dict]:
     started = time.perf_counter()
     with HostProcess(env=env) as host:
-        result = host.result(
-            "rewrite",
-            {"text": "Honestly, I realise the colour was off!!!", "options": {"strength": "medium"}},
-            timeout=600,
-        )
+        result = host.result("rewrite", {"text": LLM_TEXT, "options": {"strength": "strong"}}, timeout=600)
         elapsed = (time.perf_counter() - started) * 1000
+        result["model_state"] = host.result("hello")["model"].get("state")
+        # Cancel latency with the model warm: cancel once generation streams progress.
+        job = host.send("rewrite", {"text": LLM_TEXT * 3, "options": {"strength": "strong"}})
+        stages = []
+        while len(stages) < 50:
+            message = host.recv(120)
+            if message.get("id") != job or message["type"] != "progress":
+                break
+            stages.append(message["stage"])
+            if message["stage"] not in ("queued", "analyze", "neutralize", "load", "load_model"):
+                break
+        cancel_sent = time.perf_counter()
+        host.send("cancel", {"target": job})
+        reply, _ = host.final(job, 300)
+        result["cancel_ms"] = (time.perf_counter() - cancel_sent) * 1000
+        result["cancel_reply"] = reply.get("error", {}).get("name", reply["type"])
+        result["cancel_stage"] = stages[-1] if stages else None
         assert host.close() == 0
     return elapsed, result
 
@@ -103,7 +122,12 @@ def main() -> int:
     elapsed, result = start_to_first_llm_rewrite(real_env)
     print(
         f"start-to-ready with the model (spawn -> first rewrite result, model loaded lazily): {elapsed:.0f} ms "
-        f"(path {result.get('path')}, reason {result.get('reason')!r})"
+        f"(path {result.get('path')}, model state after: {result.get('model_state')}, reason {result.get('reason')!r})"
+    )
+    print(f"  rewrite timings: {result.get('timings')}")
+    print(
+        f"cancel during an LLM rewrite (model warm, cancelled at stage {result['cancel_stage']!r}): "
+        f"{result['cancel_ms']:.0f} ms to the final reply ({result['cancel_reply']})"
     )
     return 0
 
