@@ -79,3 +79,18 @@ def test_profile_storage_errors(tmp_path: Path) -> None:
         assert "different version" in str(exc) or "corrupt" in str(exc)
     else:
         raise AssertionError("a corrupt profile must raise ProfileError")
+
+
+def test_scoring_maths() -> None:
+    import math
+
+    from native_host.style import baseline
+
+    assert math.isclose(baseline.poisson_surprise(1, 1.0), -math.log10(1 - math.exp(-1)), rel_tol=1e-9)
+    tail = 1 - math.exp(-0.5) * (1 + 0.5 + 0.125)
+    assert math.isclose(baseline.poisson_surprise(3, 0.5), -math.log10(tail), rel_tol=1e-9)
+    assert baseline.poisson_surprise(2, 5.0) == 0.0  # fewer than expected is not surprising
+    assert baseline.poisson_surprise(5000, 0.001) > 1000  # no overflow far in the tail
+    assert math.isclose(baseline.normal_surprise(1.959964), -math.log10(0.05), rel_tol=1e-4)
+    assert baseline.identifiability(0.0) == 0.0
+    assert 0.62 < baseline.identifiability(3.0) < 0.64
