@@ -86,7 +86,7 @@ def test_scoring_maths() -> None:
 
     from native_host.style import baseline
 
-    assert math.isclose(baseline.poisson_surprise(1, 1.0), -math.log10(1 - math.exp(-1)), rel_tol=1e-9)
+    assert math.isclose(baseline.poisson_surprise(2, 1.0), -math.log10(1 - 2 * math.exp(-1)), rel_tol=1e-9)
     tail = 1 - math.exp(-0.5) * (1 + 0.5 + 0.125)
     assert math.isclose(baseline.poisson_surprise(3, 0.5), -math.log10(tail), rel_tol=1e-9)
     assert baseline.poisson_surprise(2, 5.0) == 0.0  # fewer than expected is not surprising
