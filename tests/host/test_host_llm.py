@@ -1,0 +1,45 @@
+"""The real host with the real default model: an LLM rewrite end to end, and cancel between tokens."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.host.hostproc import HostProcess
+
+# Pet phrases the neutralizer leaves alone, so the pipeline has to use the language model.
+LLM_TEXT = (
+    "To be fair, I reckon at the end of the day it's grand, innit. "
+    "To be fair, I reckon we should just go, at the end of the day."
+)
+PRE_GENERATION_STAGES = ("queued", "analyze", "neutralize", "load", "load_model")
+
+
+@pytest.mark.slow
+def test_llm_rewrite_then_cancel_between_tokens(models_installed):
+    with HostProcess() as host:
+        hello = host.result("hello")
+        assert hello["rewrite_path"] == "llm" and hello["model"]["state"] == "available", hello["model"]
+
+        result = host.result("rewrite", {"text": LLM_TEXT, "options": {"strength": "strong"}}, timeout=120)
+        assert result["path"] == "llm", result["reason"]
+        assert host.result("hello")["model"]["state"] == "ready"  # loaded once, kept warm
+
+        job = host.send("rewrite", {"text": LLM_TEXT * 4, "options": {"strength": "strong"}})
+        while True:  # wait until generation is streaming
+            message = host.recv(60)
+            assert message["id"] == job and message["type"] == "progress", message
+            if message["stage"] not in PRE_GENERATION_STAGES:
+                break
+        sent = time.monotonic()
+        cancel = host.send("cancel", {"target": job})
+        reply, _ = host.final(job, 30)
+        elapsed = time.monotonic() - sent
+        assert reply["type"] == "error" and reply["error"]["name"] == "cancelled", reply
+        assert elapsed < 3.0, f"cancel took {elapsed:.2f}s"
+        cancel_reply, _ = host.final(cancel, 5)
+        assert cancel_reply["result"] == {"cancelled": True}
+        host.assert_alive()
+        assert host.close() == 0
+        assert host.violations == []
