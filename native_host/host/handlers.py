@@ -28,6 +28,8 @@ log = logging.getLogger("native_host.host")
 HOST_NAME = "org.fantasma.host"
 STRENGTHS = ("light", "medium", "strong")
 DEBUG_ENV = "FANTASMA_HOST_DEBUG"
+# Pipeline stage names that differ from the wire names in PROTOCOL.md.
+WIRE_STAGES = {"load": "load_model"}
 
 
 class Cancelled(Exception):
@@ -54,7 +56,8 @@ class Context:
         fraction = event.get("fraction")
         if not isinstance(fraction, int | float) or isinstance(fraction, bool):
             fraction = None
-        self.progress(str(event.get("stage", "work")), fraction, str(event.get("message", "")))
+        stage = str(event.get("stage", "work"))
+        self.progress(WIRE_STAGES.get(stage, stage), fraction, str(event.get("message", "")))
 
 
 Handler = Callable[[dict[str, Any], Context], dict[str, Any]]

@@ -13,7 +13,7 @@ LLM_TEXT = (
     "To be fair, I reckon at the end of the day it's grand, innit. "
     "To be fair, I reckon we should just go, at the end of the day."
 )
-PRE_GENERATION_STAGES = ("queued", "analyze", "neutralize", "load", "load_model")
+PRE_GENERATION_STAGES = ("queued", "analyze", "neutralize", "load_model")
 
 
 @pytest.mark.slow
@@ -22,8 +22,12 @@ def test_llm_rewrite_then_cancel_between_tokens(models_installed):
         hello = host.result("hello")
         assert hello["rewrite_path"] == "llm" and hello["model"]["state"] == "available", hello["model"]
 
-        result = host.result("rewrite", {"text": LLM_TEXT, "options": {"strength": "strong"}}, timeout=120)
+        first = host.send("rewrite", {"text": LLM_TEXT, "options": {"strength": "strong"}})
+        reply, progress = host.final(first, 120)
+        result = reply["result"]
         assert result["path"] == "llm", result["reason"]
+        stages = [p["stage"] for p in progress]
+        assert "load_model" in stages and "rewrite" in stages, stages
         assert host.result("hello")["model"]["state"] == "ready"  # loaded once, kept warm
 
         job = host.send("rewrite", {"text": LLM_TEXT * 4, "options": {"strength": "strong"}})
