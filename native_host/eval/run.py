@@ -5,7 +5,9 @@ chunks before and after rewriting; meaning similarity, protected-token keep rate
 from __future__ import annotations
 
 import json
+import re
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -65,6 +67,7 @@ class ChunkOutcome:
     llm_windows: int
     windows: int
     reason: str
+    rejections: dict[str, int] = field(default_factory=dict)  # guard → rejected candidates
     original: str = field(repr=False, default="")
     rewritten: str = field(repr=False, default="")
 
@@ -81,6 +84,18 @@ def _rewrite_chunk(text: str, options: EvalOptions):
     if options.max_new_tokens is not None:
         rewrite_options = replace(rewrite_options, max_new_tokens=options.max_new_tokens)
     return rewrite(text, rewrite_options)
+
+
+_GUARD = re.compile(r"\[(\w+)\]")
+
+
+def _rejections(result) -> dict[str, int]:
+    counts: Counter[str] = Counter()
+    for window in result.windows:
+        for line in window.rejected:
+            match = _GUARD.search(line)
+            counts[match.group(1) if match else "other"] += 1
+    return dict(counts)
 
 
 def _embedder(options: EvalOptions):
@@ -127,6 +142,7 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
                     llm_windows,
                     len(result.windows),
                     result.reason,
+                    _rejections(result),
                     chunk.text,
                     result.text,
                 )
@@ -210,18 +226,8 @@ def _summarize(
         "corpora": corpora,
         "overall": overall,
         "goals": goals,
-        "fallback_reasons": _top_reasons(outcomes),
+        "rejections_by_guard": dict(sum((Counter(o.rejections) for o in outcomes), Counter()).most_common()),
     }
-
-
-def _top_reasons(outcomes: list[ChunkOutcome], n: int = 5) -> list[str]:
-    from collections import Counter
-
-    reasons: Counter[str] = Counter()
-    for o in outcomes:
-        if o.reason:
-            reasons[o.reason.split(":")[0][:80]] += 1
-    return [f"{count}× {reason}" for reason, count in reasons.most_common(n)]
 
 
 def _write(report: dict, outcomes: list[ChunkOutcome], out_dir: Path) -> None:
@@ -298,6 +304,9 @@ def format_table(report: dict) -> str:
     )
     goals = report["goals"]
     lines.append("goals: " + ", ".join(f"{k}={'yes' if v else 'no'}" for k, v in goals.items()))
-    if report.get("fallback_reasons"):
-        lines.append("most common fallback reasons: " + "; ".join(report["fallback_reasons"]))
+    if report.get("rejections_by_guard"):
+        lines.append(
+            "rejected candidates by guard: "
+            + ", ".join(f"{guard} {n}" for guard, n in report["rejections_by_guard"].items())
+        )
     return "\n".join(lines)

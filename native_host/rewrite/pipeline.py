@@ -443,29 +443,29 @@ def _rewrite_window(
         raise _Cancelled
 
     t = time.perf_counter()
-    rejected: list[str] = []
-    survivors: list[str] = []
+    rejected: list[str] = []  # "candidate N [guard]: detail", one per rejected candidate
+    survivors: list[tuple[int, str]] = []
     for n, result in enumerate(results):
         candidate = style.neutralize(guards.strip_wrappers(result.text, source), options.target)[0].strip()
-        if candidate in survivors:
+        if any(candidate == kept for _, kept in survivors):
             continue
         if " ".join(candidate.split()) == " ".join(source.split()):
-            rejected.append(f"candidate {n}: copied the input unchanged")
+            rejected.append(f"candidate {n} [copy]: copied the input unchanged")
             continue
         verdict = _cheap_guards(candidate, source, required, source_markers)
         if verdict.ok:
-            survivors.append(candidate)
+            survivors.append((n, candidate))
         else:
-            rejected.append(f"candidate {n}: {verdict.detail}")
+            rejected.append(f"candidate {n} [{verdict.guard}]: {verdict.detail}")
 
     best: tuple[float, str, float] | None = None
     if survivors:
-        similarities = embedder.similarities(source, survivors)
+        similarities = embedder.similarities(source, [c for _, c in survivors])
         before = sum(source_markers.values())
-        for candidate, similarity in zip(survivors, similarities, strict=True):
+        for (n, candidate), similarity in zip(survivors, similarities, strict=True):
             verdict = guards.check_similarity(similarity, options.min_similarity)
             if not verdict.ok:
-                rejected.append(verdict.detail)
+                rejected.append(f"candidate {n} [{verdict.guard}]: {verdict.detail}")
                 continue
             after = sum(count_markers(candidate).values())
             removed = (before - after) / before if before else 0.0
