@@ -160,7 +160,9 @@ class Engine:
 
     # loading ---------------------------------------------------------------------------------
     @classmethod
-    def load(cls, model_dir: Path, *, threads: int | None = None) -> Engine:
+    def load(cls, model_dir: Path, *, threads: int | None = None, shared_kv: bool = True) -> Engine:
+        """Open a model dir. `shared_kv=False` keeps growing key/value tensors (one copy of the whole
+        cache per step) instead of in-place buffers; for comparison and for graphs that cannot share."""
         model_dir = Path(model_dir)
         config, states = read_config(model_dir)
         try:
@@ -169,6 +171,8 @@ class Engine:
             raise ModelDirError(f"{model_dir / 'tokenizer.json'}: cannot be loaded ({exc})") from exc
         session = create_session(model_dir / "model.onnx", threads)
         runner = Runner(session, config, states)
+        if shared_kv:
+            runner.check_shared_kv()
         return cls(model_dir, config, states, runner, tokenizer)
 
     # text ------------------------------------------------------------------------------------
@@ -222,16 +226,23 @@ class Engine:
         self._prefixes.clear()
 
     def _prefill(
-        self, prompt: list[int], options: GenerationOptions, stats: _Stats
+        self, prompt: list[int], options: GenerationOptions, stats: _Stats, capacity: int
     ) -> tuple[np.ndarray, States]:
-        """Logits [vocab] at the last prompt position and the states after the prompt."""
-        states = self.runner.empty_states(1)
+        """Logits [vocab] at the last prompt position and the states after the prompt, with room for
+        `capacity` positions when key/value live in in-place buffers."""
+        cached: States | None = None
         start = 0
         if options.reuse_prefix:
-            for key, cached in self._prefixes.items():
+            for key, value in self._prefixes.items():
                 # at least one prompt token must remain: its logits choose the first new token
                 if len(key) < len(prompt) and len(key) > start and tuple(prompt[: len(key)]) == key:
-                    states, start = cached, len(key)
+                    cached, start = value, len(key)
+        if cached is None:
+            states = self.runner.empty_states(1, capacity)
+        elif self.runner.shared_kv:
+            states = self.runner.to_buffers(cached, capacity)  # the graph writes into these: copy
+        else:
+            states = cached  # never written: bound as is
         stats.reused_prefix_tokens = start
         logits, states = self.runner.forward(np.array([prompt[start:]]), states, keep=1)
         stats.forward_passes += 1
@@ -268,7 +279,10 @@ class Engine:
             return stream.result(len(prompt), stats.timings(0))
         sampler = Sampler(options)
         with self._lock:
-            last_logits, states = self._prefill(prompt, options, stats)
+            capacity = min(
+                self.context_length, len(prompt) + options.max_new_tokens + options.draft_tokens + 1
+            )
+            last_logits, states = self._prefill(prompt, options, stats, capacity)
             pending = sampler.choose(last_logits)
             stats.first_token_s = time.perf_counter() - stats.started
             context = np.array(prompt + [0] * options.max_new_tokens, dtype=np.int64)
@@ -392,7 +406,9 @@ class Engine:
             return [s.result(len(prompt), stats.timings(0)) for s in streams]
         with self._lock:
             # prefix reuse only needs the flag of the first candidate: all share one prompt
-            last_logits, states = self._prefill(prompt, options_list[0], stats)
+            longest = max(options.max_new_tokens for options in options_list)
+            capacity = min(self.context_length, len(prompt) + longest + 1)
+            last_logits, states = self._prefill(prompt, options_list[0], stats, capacity)
             pending = [samplers[row].choose(last_logits) for row in range(n_rows)]
             stats.first_token_s = time.perf_counter() - stats.started
             states = self.runner.expand(states, n_rows)

@@ -36,11 +36,20 @@ NUMPY_DTYPES = {"float32": np.float32, "float16": np.float16}
 
 @dataclass(frozen=True)
 class States:
-    """Every state tensor after `length` tokens, in the order of fantasma_model.json "state"."""
+    """Every state tensor after `length` tokens, in the order of fantasma_model.json "state".
+
+    capacity None: key/value tensors hold exactly `length` positions and are never written again.
+    capacity N: key/value tensors are preallocated [batch, heads, N, dim] buffers that the graph writes in
+    place (GroupQueryAttention's shared past/present buffer mode); positions >= length are garbage, and
+    running a forward pass from this object consumes it (older States over the same buffers must not be
+    fed again, except to re-run from a shorter length, which overwrites the positions after it).
+    conv/recurrent tensors are always fresh outputs, never written in place.
+    """
 
     values: tuple[ort.OrtValue, ...]
     length: int
     batch: int
+    capacity: int | None = None
 
 
 def physical_cores() -> int:
@@ -145,42 +154,86 @@ class Runner:
             if name not in outputs:
                 raise ModelDirError(f"model.onnx has no output {name!r} that fantasma_model.json lists")
         self._keep_is_scalar = len(inputs[self.keep_name].shape) == 0
+        self.shared_kv = False  # set by check_shared_kv()
 
-    def empty_states(self, batch: int = 1) -> States:
-        values = tuple(
-            ort.OrtValue.ortvalue_from_numpy(
-                np.zeros(spec.empty_shape(batch), dtype=NUMPY_DTYPES.get(spec.dtype, np.float32))
-            )
-            for spec in self.specs
-        )
-        return States(values, 0, batch)
+    def _zeros(self, spec: StateSpec, batch: int, positions: int = 0) -> np.ndarray:
+        shape = list(spec.empty_shape(batch))
+        if spec.grows:
+            shape[2] = positions
+        return np.zeros(shape, dtype=NUMPY_DTYPES.get(spec.dtype, np.float32))
+
+    def empty_states(self, batch: int = 1, capacity: int | None = None) -> States:
+        """States before the first token; with `capacity`, key/value live in in-place buffers."""
+        if capacity is None or not self.shared_kv:
+            values = tuple(ort.OrtValue.ortvalue_from_numpy(self._zeros(spec, batch)) for spec in self.specs)
+            return States(values, 0, batch)
+        return self.to_buffers(States(self.empty_states(batch).values, 0, batch), capacity, batch)
+
+    def to_buffers(self, states: States, capacity: int, batch: int | None = None) -> States:
+        """A copy of `states` (rows repeated up to `batch`) whose key/value are in-place buffers of
+        `capacity` positions. Cached prefix states are never handed to the graph directly in this mode:
+        it would write into them."""
+        batch = batch or states.batch
+        if not self.shared_kv:
+            return self.expand(states, batch)
+        capacity = max(capacity, states.length)
+        values = []
+        for spec, value in zip(self.specs, states.values, strict=True):
+            current = value.numpy()
+            if spec.grows:
+                buffer = self._zeros(spec, batch, capacity)
+                buffer[:, :, : states.length] = current[:, :, : states.length]
+                values.append(ort.OrtValue.ortvalue_from_numpy(buffer))
+            elif current.shape[0] != batch:
+                values.append(
+                    ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(np.repeat(current, batch, 0)))
+                )
+            else:
+                values.append(value)
+        return States(tuple(values), states.length, batch, capacity)
 
     def forward(self, tokens: np.ndarray, states: States, keep: int = 1) -> tuple[np.ndarray, States]:
         """Run `tokens` [batch, n] after `states`; returns (logits [batch, keep, vocab], new states)."""
         tokens = np.ascontiguousarray(tokens, dtype=np.int64)
         batch, n = tokens.shape
+        if states.capacity is not None and states.length + n > states.capacity:
+            states = self.to_buffers(states, max(2 * states.capacity, states.length + n))
         mask = np.ones((batch, states.length + n), dtype=np.int64)
         keep_array = np.array(keep if self._keep_is_scalar else [keep], dtype=np.int64)
         binding = self.session.io_binding()
         binding.bind_cpu_input(self.input_ids_name, tokens)
         binding.bind_cpu_input(self.mask_name, mask)
         binding.bind_cpu_input(self.keep_name, keep_array)
+        binding.bind_output(self.logits_name, "cpu")
+        in_place = states.capacity is not None
         for spec, value in zip(self.specs, states.values, strict=True):
             binding.bind_ortvalue_input(spec.input, value)
-        binding.bind_output(self.logits_name, "cpu")
-        for spec in self.specs:
-            binding.bind_output(spec.output, "cpu")
+            if in_place and spec.grows:
+                binding.bind_ortvalue_output(spec.output, value)
+            else:
+                binding.bind_output(spec.output, "cpu")
         self.session.run_with_iobinding(binding)
         outputs = binding.get_outputs()
         logits = np.array(outputs[0].numpy(), dtype=np.float32, copy=True)
-        return logits, States(tuple(outputs[1:]), states.length + n, batch)
+        if in_place:
+            # the bound buffers were written in place; keep the same OrtValue objects
+            values = tuple(
+                old if spec.grows else new
+                for spec, old, new in zip(self.specs, states.values, outputs[1:], strict=True)
+            )
+        else:
+            values = tuple(outputs[1:])
+        return logits, States(values, states.length + n, batch, states.capacity)
 
     def truncate(self, states: States, length: int) -> States:
-        """Roll caches back to `length` tokens by slicing axis 2 (only valid for key/value-only models)."""
+        """Roll caches back to `length` tokens (only valid for key/value-only models): free with in-place
+        buffers (later writes overwrite the tail), a slice of axis 2 otherwise."""
         if length == states.length:
             return states
         if self.has_fixed_states:
             raise ValueError("conv/recurrent states cannot be sliced back; re-run from a saved state")
+        if states.capacity is not None:
+            return States(states.values, length, states.batch, states.capacity)
         values = tuple(
             ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(value.numpy()[:, :, :length]))
             for value in states.values
@@ -193,8 +246,32 @@ class Runner:
             return states
         if states.batch != 1:
             raise ValueError("only batch-1 states can be expanded")
+        if states.capacity is not None:
+            return self.to_buffers(states, states.capacity, batch)
         values = tuple(
             ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(np.repeat(value.numpy(), batch, axis=0)))
             for value in states.values
         )
         return States(values, states.length, batch)
+
+    def check_shared_kv(self) -> bool:
+        """Does this graph honour in-place key/value buffers? (GroupQueryAttention switches to its shared
+        buffer mode when past and present are the same memory; an op between them would break that.)
+        Compares a short run both ways and keeps the mode only when the logits agree."""
+        if not any(spec.grows for spec in self.specs):
+            self.shared_kv = False
+            return False
+        prompt = np.array([[1, 2, 3, 4]], dtype=np.int64)
+        step = np.array([[5]], dtype=np.int64)
+        self.shared_kv = False
+        a1, grown = self.forward(prompt, self.empty_states(1))
+        a2, _ = self.forward(step, grown)
+        self.shared_kv = True
+        try:
+            b1, buffered = self.forward(prompt, self.empty_states(1, capacity=8))
+            b2, _ = self.forward(step, buffered)
+            ok = bool(np.allclose(a1, b1, atol=1e-4) and np.allclose(a2, b2, atol=1e-4))
+        except Exception:  # onnxruntime refused the binding: the graph cannot do it
+            ok = False
+        self.shared_kv = ok
+        return ok

@@ -112,3 +112,25 @@ def test_all_three_together(exact_engine, prompts, exact_plain_tokens):
         assert [r.token_ids for r in batch] == [exact_plain_tokens[2]] * 2
     finally:
         exact_engine.clear_prefixes()
+
+
+def test_in_place_kv_buffers_match_growing_caches(default_model_dir, engine, prompts):
+    """The default graph honours GroupQueryAttention's shared-buffer mode, and the growing-cache path
+    (slicing rollback, prefix states bound directly) gives the same tokens."""
+    from native_host.engine import Engine
+
+    assert engine.runner.shared_kv
+    growing = Engine.load(default_model_dir, shared_kv=False)
+    assert not growing.runner.shared_kv
+    prefix, full = prompts[1]
+    fast = GenerationOptions(max_new_tokens=MAX_NEW, speculative=True, reuse_prefix=True)
+    for e in (engine, growing):
+        e.warm_prefix(prefix)
+    try:
+        assert growing.generate(full, fast).token_ids == engine.generate(full, fast).token_ids
+        sampled = [GenerationOptions(max_new_tokens=16, greedy=False, seed=s) for s in (3, 4)]
+        assert [r.token_ids for r in growing.generate_batch(full, sampled)] == [
+            r.token_ids for r in engine.generate_batch(full, sampled)
+        ]
+    finally:
+        engine.clear_prefixes()
