@@ -16,13 +16,12 @@ SYSTEM = (
 
 # One worked example: small models follow a demonstration far better than a description.
 EXAMPLE_USER = (
-    "Rewrite this text in a plain, neutral style. Remove: slang, exclamation marks, dashes.\n"
-    "Keep exactly: Maria, 3, https://shop.example.com\n\n"
-    "Text:\nOMG Maria totally nailed it — 3 cakes in one day!!! Grab yours at https://shop.example.com"
+    "Rewrite this text in a plain, neutral style. Remove: slang, exclamation marks.\n"
+    "Keep exactly: Friday\n\n"
+    "Text:\nHonestly the meeting on Friday was a total waste of time!!! Nobody even bothered to show up on time."
 )
-EXAMPLE_ASSISTANT = (
-    "Maria did very well and baked 3 cakes in one day. You can buy one at https://shop.example.com."
-)
+# No link or e-mail in the example: the small model copies those into unrelated answers.
+EXAMPLE_ASSISTANT = "The meeting on Friday was not useful. Most people arrived late."
 
 # Plain-words names for marker families (unknown families are shown with underscores as spaces).
 FAMILY_WORDS = {
