@@ -156,3 +156,26 @@ def test_options_are_validated():
         RewriteOptions(strength="extreme")
     with pytest.raises(ValueError, match="tuple"):
         RewriteOptions(protected_terms="Alice")
+
+
+@pytest.mark.slow
+def test_cancel_mid_run_keeps_done_parts_and_the_rest_neutralized(rewrite_model_dir, embedder_model_dir):
+    paragraphs = [
+        "The committee will review every application that arrives before the end of the month.",
+        "Whilst the budget was approved on Monday, the next review is scheduled for March.",
+        "Honestly, the new policy is a total shambles and nobody can explain it.",
+    ]
+    text = "\n\n".join(paragraphs)
+    cancel = threading.Event()
+
+    def on_progress(event):
+        if event["stage"] == "rewrite" and "part 2 of" in event["message"]:
+            cancel.set()  # as the host does when a cancel request arrives mid-job
+
+    result = rewrite(
+        text, _options(rewrite_model_dir, embedder_model_dir), on_progress=on_progress, cancel=cancel
+    )
+    assert result.cancelled and "cancelled after 1 of 3 parts" in result.reason
+    assert len(result.windows) == 1
+    rest = result.text.split("\n\n")
+    assert len(rest) == 3 and rest[1:] == _neutralized(text).split("\n\n")[1:]
