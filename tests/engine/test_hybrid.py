@@ -1,0 +1,109 @@
+"""The engine on a hybrid graph (Gated DeltaNet conv/recurrent states + attention key/value): a tiny
+random Qwen3.5 checkpoint exported in fp32. Speculation on hybrids restores the fixed-size states from
+before the verification pass and re-runs the accepted tokens, so it must match plain greedy exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from native_host.engine import Engine, GenerationOptions
+
+VOCAB = 320
+TEXT_CONFIG = dict(
+    vocab_size=VOCAB,
+    hidden_size=64,
+    intermediate_size=128,
+    num_hidden_layers=4,  # linear, linear, linear, full
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    head_dim=64,
+    linear_num_key_heads=2,
+    linear_num_value_heads=4,
+    linear_key_head_dim=16,
+    linear_value_head_dim=16,
+    linear_conv_kernel_dim=4,
+    max_position_embeddings=256,
+    rope_parameters={"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.25},
+    eos_token_id=2,
+    tie_word_embeddings=False,
+)
+
+
+@pytest.fixture(scope="module")
+def hybrid_engine(tmp_path_factory) -> Engine:
+    torch = pytest.importorskip("torch")
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import Qwen3_5ForCausalLM, Qwen3_5TextConfig
+
+    from export.graph import Precision
+    from export.qwen35 import export
+    from export.registry import ExportOptions
+
+    source = tmp_path_factory.mktemp("tiny_qwen35")
+    torch.manual_seed(0)
+    model = Qwen3_5ForCausalLM(Qwen3_5TextConfig(**TEXT_CONFIG)).eval()
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if name.endswith("A_log"):
+                p.copy_(torch.log(torch.rand(p.shape) * 15 + 1))
+            elif "norm" not in name and not name.endswith("dt_bias"):
+                p.copy_(torch.randn(p.shape) * 0.1)
+    model.save_pretrained(source)
+    tokenizer = Tokenizer(models.WordLevel(vocab={f"t{i}": i for i in range(VOCAB)}, unk_token="t0"))
+    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
+    tokenizer.save(str(source / "tokenizer.json"))
+    out = tmp_path_factory.mktemp("tiny_qwen35_dir") / "model"
+    export(Path(source), out, ExportOptions(precision=Precision("fp32")))
+    return Engine.load(out)
+
+
+def test_hybrid_states_are_recognised(hybrid_engine):
+    kinds = [spec.kind for spec in hybrid_engine.state_specs]
+    assert {"conv", "recurrent", "key", "value"} <= set(kinds)
+    assert hybrid_engine.runner.has_fixed_states
+
+
+def test_hybrid_partial_acceptance_restores_fixed_states(hybrid_engine, monkeypatch):
+    """Random weights rarely repeat the prompt, so drafts come from an oracle that knows the greedy
+    continuation and spoils its last token: every verification accepts some tokens and rejects one,
+    which forces the re-run from the saved conv/recurrent states. The tokens must still be greedy's."""
+    import native_host.engine.engine as engine_module
+
+    prompt = [11, 23, 35, 47, 59, 61, 73, 85]
+    plain = GenerationOptions(max_new_tokens=30, speculative=False, reuse_prefix=False)
+    expected = hybrid_engine.generate(prompt, plain).token_ids
+
+    def oracle(context, _max_ngram, max_tokens):
+        done = len(context) - len(prompt)  # generated tokens so far, the pending one included
+        draft = list(expected[done : done + min(3, max_tokens)])
+        if draft:
+            draft[-1] = (draft[-1] + 1) % VOCAB
+        return draft
+
+    monkeypatch.setattr(engine_module, "propose_draft", oracle)
+    result = hybrid_engine.generate(prompt, GenerationOptions(max_new_tokens=30, reuse_prefix=False))
+    assert result.token_ids == expected
+    assert result.timings["draft_proposed"] > result.timings["draft_accepted"] > 0
+
+
+def test_hybrid_speculation_prefix_and_batch_match_plain_greedy(hybrid_engine):
+    # a prompt that repeats itself, so prompt-lookup drafts are proposed (and some are rejected)
+    prompt = [5, 17, 42, 99, 7, 5, 17, 42, 99, 7, 5, 17, 42, 150, 3, 8, 5, 17, 42]
+    plain = GenerationOptions(max_new_tokens=40, speculative=False, reuse_prefix=False)
+    expected = hybrid_engine.generate(prompt, plain).token_ids
+    assert len(expected) >= 8
+
+    spec = hybrid_engine.generate(prompt, GenerationOptions(max_new_tokens=40, reuse_prefix=False))
+    assert spec.token_ids == expected
+
+    hybrid_engine.warm_prefix(prompt[:9])
+    try:
+        reused = hybrid_engine.generate(prompt, GenerationOptions(max_new_tokens=40))
+        assert reused.timings["reused_prefix_tokens"] == 9
+        assert reused.token_ids == expected
+        batch = hybrid_engine.generate_batch(prompt, [plain, plain, plain])
+        assert [r.token_ids for r in batch] == [expected] * 3
+    finally:
+        hybrid_engine.clear_prefixes()
