@@ -48,6 +48,44 @@ def decode_rate(result) -> float:
     return len(result.token_ids) / max(t["total_s"] - t["prefill_s"], 1e-9)
 
 
+def hybrid_figures(model_dir: Path, threads: int | None) -> None:
+    """Batch-4 vs batch-1 decode and the prefix-reuse saving on a hybrid (Qwen3.5-shape) model dir.
+    Random weights make speculation meaningless there, so only these two are measured."""
+    import numpy as np
+
+    engine = Engine.load(model_dir, threads=threads)
+    runner = engine.runner
+    rng = np.random.default_rng(0)
+    prompt = rng.integers(1000, 100000, size=256).tolist()
+    prefix = prompt[:192]
+    first = GenerationOptions(max_new_tokens=1, speculative=False, reuse_prefix=False)
+    cold = engine.generate(prompt, first)
+    engine.warm_prefix(prefix)
+    warm = engine.generate(prompt, GenerationOptions(max_new_tokens=1, speculative=False))
+    engine.clear_prefixes()
+    _, states = runner.forward(np.array([prompt]), runner.empty_states(1, capacity=320), keep=1)
+    step_s = {}
+    for batch in (1, 4):
+        rows = runner.expand(states, batch)
+        times = []
+        for _ in range(16):
+            start = time.perf_counter()
+            _, rows = runner.forward(np.full((batch, 1), 1234), rows, keep=1)
+            times.append(time.perf_counter() - start)
+        step_s[batch] = statistics.median(times)
+    print(f"hybrid model {model_dir}")
+    print(
+        f"  decode step after 256 tokens: batch 1 {step_s[1] * 1000:.0f} ms ({1 / step_s[1]:.1f} tok/s), "
+        f"batch 4 {step_s[4] * 1000:.0f} ms ({4 / step_s[4]:.1f} tok/s) -> {step_s[4] / step_s[1]:.2f}x time "
+        f"for 4x the tokens"
+    )
+    print(
+        f"  first token (256-token prompt, 192 shared): {cold.timings['first_token_s'] * 1000:.0f} ms cold, "
+        f"{warm.timings['first_token_s'] * 1000:.0f} ms with prefix reuse "
+        f"-> {warm.timings['first_token_s'] / cold.timings['first_token_s']:.2f}x"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=None)
@@ -56,6 +94,12 @@ def main() -> int:
     parser.add_argument("--max-new-tokens", type=int, default=128)
     parser.add_argument("--draft-tokens", type=int, default=GenerationOptions().draft_tokens)
     parser.add_argument("--candidates", type=int, default=4)
+    parser.add_argument(
+        "--hybrid",
+        type=Path,
+        default=REPO / "bench" / "out" / "qwen35_0.8b_ours_int4",
+        help="a Qwen3.5-shape model dir (bench_qwen35_vs_genai.py makes one); skipped when missing",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         model_dir = args.model or default_model(Path(tmp))
@@ -149,6 +193,9 @@ def main() -> int:
             f"candidates: 1 in {one_s:.2f} s, {n} batched in {many_s:.2f} s "
             f"({len(single[0].token_ids)} tokens each at most) -> {many_s / one_s:.2f}x (goal <= 1.6x)"
         )
+    if args.hybrid and (args.hybrid / "fantasma_model.json").is_file():
+        print()
+        hybrid_figures(args.hybrid, args.threads)
     return 0
 
 
