@@ -391,13 +391,14 @@ class Engine:
         prompt = self._check_prompt(prompt_ids)
         n_rows = len(options_list)
         stats = _Stats()
+
+        def row_callback(row: int) -> TokenCallback | None:
+            if on_token is None:
+                return None
+            return lambda token, piece: on_token(row, token, piece)
+
         streams = [
-            _Stream(
-                self.tokenizer,
-                options,
-                self.eos_token_ids,
-                (lambda t, p, row=row: on_token(row, t, p)) if on_token else None,
-            )
+            _Stream(self.tokenizer, options, self.eos_token_ids, row_callback(row))
             for row, options in enumerate(options_list)
         ]
         samplers = [Sampler(options) for options in options_list]
