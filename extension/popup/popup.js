@@ -37,12 +37,22 @@ function showStatus(status) {
   }
 }
 
-/** hello.model is the rewrite package's model_status(): `loaded`/`state`, maybe a `reason`. */
+/** hello.model is the rewrite package's model_status() (PROTOCOL.md, `hello`). */
 function describeModel(model) {
-  if (model.loaded === true || model.state === "loaded") return "model loaded";
-  if (model.reason) return `no language model (${model.reason}); rewriting is rule-based`;
-  if (model.available === false) return "no language model; rewriting is rule-based";
-  return "the model loads on first use";
+  switch (model.state) {
+    case "ready":
+      return "model loaded";
+    case "loading":
+      return "model loading…";
+    case "available":
+      return "the model loads on first use";
+    case "not_installed":
+      return "no language model (run `fantasma setup`); rewriting is rule-based";
+    case "error":
+      return `model unusable (${model.reason ?? "unknown error"}); rewriting is rule-based`;
+    default:
+      return model.reason ? `model: ${model.reason}` : "model status unknown";
+  }
 }
 
 async function currentHostname() {

@@ -246,12 +246,12 @@ def rewrite(
 
     progress("analyze", 0.0, "finding the markers in the text")
     report_before = style.analyze(text, _load_profile())
-    neutral, _ = style.neutralize(text, options.target)
+    neutral, _ = style.neutralize(text, options.target, options.protected_terms)
     timings["analyze_s"] = time.perf_counter() - started
 
     def finish(body: str, path: str, reason: str, outcomes: list[WindowOutcome], cancelled: bool = False):
         t = time.perf_counter()
-        final, _ = style.neutralize(body, options.target)
+        final, _ = style.neutralize(body, options.target, options.protected_terms)
         report_after = style.analyze(final)
         scored = [(o.similarity, max(1, guards.word_count(o.source))) for o in outcomes if o.path == "llm"]
         pairs = [(s, w) for s, w in scored if s is not None]
@@ -446,7 +446,9 @@ def _rewrite_window(
     rejected: list[str] = []  # "candidate N [guard]: detail", one per rejected candidate
     survivors: list[tuple[int, str]] = []
     for n, result in enumerate(results):
-        candidate = style.neutralize(guards.strip_wrappers(result.text, source), options.target)[0].strip()
+        candidate = style.neutralize(
+            guards.strip_wrappers(result.text, source), options.target, options.protected_terms
+        )[0].strip()
         if any(candidate == kept for _, kept in survivors):
             continue
         if " ".join(candidate.split()) == " ".join(source.split()):

@@ -9,12 +9,14 @@ all passes are composed back into the original text's coordinates.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from native_host.style.analyze import observe
 from native_host.style.document import Document
 from native_host.style.families import PRIORITY
 from native_host.style.model import Edit, Target
+from native_host.style.protect import term_spans
 
 MAX_PASSES = 12  # full and windowed passes together; real text settles in 2-4
 
@@ -31,11 +33,14 @@ class _Piece:
     marker: str = ""
 
 
-def neutralize(text: str, target: Target | None = None) -> tuple[str, list[Edit]]:
+def neutralize(
+    text: str, target: Target | None = None, protected_terms: Sequence[str] = ()
+) -> tuple[str, list[Edit]]:
+    """Rewrite surface markers towards `target`; `protected_terms` are kept like URLs and code."""
     target = target or Target()
     pieces = [_Piece(0, len(text), text, False)]
     current = text
-    original_protected = Document(text).protected
+    original_protected = Document(text, extra_protected=term_spans(text, protected_terms)).protected
     full = True  # the first pass and every confirming pass look at the whole text
     dirty: list[tuple[int, int]] = []
     for _ in range(MAX_PASSES):
@@ -191,7 +196,7 @@ def _carry_protected(
 ) -> list[tuple[int, int, str]]:
     """Map the original text's protected spans into the current text (they sit in unchanged pieces)."""
     if len(pieces) == 1:
-        return []
+        return list(protected)  # nothing changed yet: the original spans map onto themselves
     carried = []
     ostarts = [p.ostart for p in pieces]
     offsets = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 
 # Order matters only for overlaps: earlier kinds win (a URL containing digits stays one URL span).
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -31,6 +32,19 @@ def protected_spans(text: str) -> list[tuple[int, int, str]]:
                     end -= 1
             if end > start:
                 found.append((start, end, kind))
+    return _merge_first_wins(found)
+
+
+def term_spans(text: str, terms: Sequence[str]) -> list[tuple[int, int, str]]:
+    """Occurrences of the user's protected terms (names, jargon they must keep), as whole words.
+
+    Case-insensitive, because a term the user typed as "Colour Lab" must also hold at a sentence
+    start or in capitals; longer terms win where two overlap.
+    """
+    found: list[tuple[int, int, str]] = []
+    for term in sorted({t.strip() for t in terms if t and t.strip()}, key=len, reverse=True):
+        pattern = re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)", re.I)
+        found.extend((m.start(), m.end(), "term") for m in pattern.finditer(text))
     return _merge_first_wins(found)
 
 

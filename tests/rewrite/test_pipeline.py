@@ -95,6 +95,19 @@ def test_light_strength_needs_no_model():
     assert result.edits and all(text[e["start"] : e["end"]] == e["original"] for e in result.edits)
 
 
+def test_protected_terms_survive_the_neutralizer_at_every_strength(tmp_path):
+    # "colour" would become "color"; the user named "Colour Lab" as a term to keep, any case.
+    text = "The Colour Lab whilst busy said the colour LAB report and the colour of the sky are fine."
+    for strength in ("light", "strong"):  # strong without a model = the neutralizer fallback
+        options = RewriteOptions(
+            strength=strength, protected_terms=("colour lab",), model_dir=tmp_path / "none"
+        )
+        result = rewrite(text, options)
+        assert "The Colour Lab" in result.text and "colour LAB report" in result.text
+        assert "color of the sky" in result.text  # everything else is still neutralized
+        assert "while" in result.text
+
+
 def test_absent_model_falls_back_with_reason(tmp_path, embedder_model_dir):
     text = INPUTS[1]
     result = rewrite(text, _options(tmp_path / "nowhere", embedder_model_dir))
