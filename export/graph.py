@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -191,6 +191,51 @@ class Graph:
                     bits=4,
                 )
             return self.op("Gather", [self.initializer(name, table.astype(np.float32)), ids], axis=0)
+
+    def tied_embedding_and_head(
+        self, ids: str, table: np.ndarray, name: str, precision: Precision
+    ) -> tuple[str, Callable[[str], str]]:
+        """Embedding rows for `ids` plus a function that applies the tied lm_head later.
+
+        int4: ONE set of MatMulNBits initializers (named `name`); the embedding reads the same bytes
+        through Reshape views ([N, blocks, bs/2] -> [N, K/2] etc.), so the table is stored once
+        (saves ~160 MB at a 248k vocabulary). fp32: separate Gather table and transposed MatMul weight.
+        """
+        if not precision.quantized:
+            embedded = self.embedding(ids, table, name, precision)
+            return embedded, lambda x: self.linear(x, table, f"{name}.lm_head", precision)
+        n, k = table.shape
+        qw = quantize_int4(table, precision.block_size)
+        n_blocks = qw.scales.shape[1]
+        b_init = self.initializer(f"{name}.int4", qw.packed)
+        s_init = self.initializer(f"{name}.scales", qw.scales.reshape(-1))
+        z_init = self.initializer(f"{name}.zero_points", qw.zero_points.reshape(-1))
+        with self.scope("embed_tokens"):
+            data = self.op("Reshape", [b_init, self.const([n, -1], np.int64)])
+            scales = self.op("Reshape", [s_init, self.const([n, n_blocks], np.int64)])
+            zps = self.op("Reshape", [z_init, self.const([n, -1], np.int64)])
+            embedded = self.ms(
+                "GatherBlockQuantized",
+                [data, ids, scales, zps],
+                gather_axis=0,
+                quantize_axis=1,
+                block_size=precision.block_size,
+                bits=4,
+            )
+
+        def head(x: str) -> str:
+            with self.scope("lm_head"):
+                return self.ms(
+                    "MatMulNBits",
+                    [x, b_init, s_init, z_init],
+                    K=k,
+                    N=n,
+                    bits=4,
+                    block_size=precision.block_size,
+                    accuracy_level=precision.accuracy_level,
+                )
+
+        return embedded, head
 
     def rms_norm(self, x: str, weight: np.ndarray, name: str, eps: float) -> str:
         """RMSNorm with y = x / rms(x) * weight (pass 1 + w for Qwen3.5 decoder norms)."""

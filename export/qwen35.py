@@ -14,6 +14,7 @@ Graph I/O follows docs/model-format.md; per-layer state (see `state_entries`):
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -322,8 +323,12 @@ def build_graph(
         seqlens_k, total_length, g.initializer("rotary.cos", cos), g.initializer("rotary.sin", sin)
     )
 
-    embed = w.get(cfg.prefix + WEIGHTS["embed"])
-    x = g.embedding(input_ids, embed, cfg.prefix + WEIGHTS["embed"], precision)
+    embed_name = cfg.prefix + WEIGHTS["embed"]
+    if cfg.tie_word_embeddings:  # one int4 table serves the embedding and the lm_head
+        x, lm_head = g.tied_embedding_and_head(input_ids, w.get(embed_name), embed_name, precision)
+    else:
+        x = g.embedding(input_ids, w.get(embed_name), embed_name, precision)
+        lm_head = functools.partial(g.linear, weight=w.get(LM_HEAD), name=LM_HEAD, precision=precision)
     residual, pending = x, None  # pending: the last block's output, not yet added to the residual
     for i, kind in enumerate(cfg.layer_types):
         if progress:
@@ -374,8 +379,7 @@ def build_graph(
             cfg.prefix + WEIGHTS["final_norm"],
             cfg.rms_norm_eps,
         )
-        head = embed if cfg.tie_word_embeddings else w.get(LM_HEAD)
-        logits = g.linear(normed, head, LM_HEAD, precision)
+        logits = lm_head(normed)
     g.output(logits, "logits", TensorProto.FLOAT, ["batch", "num_logits_to_keep", cfg.vocab_size])
     if progress:
         progress(cfg.num_layers, cfg.num_layers, "done")
