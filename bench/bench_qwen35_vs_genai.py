@@ -1,14 +1,20 @@
 """Our Qwen3.5 int4 export vs onnxruntime-genai's, on a random checkpoint of the exact 0.8B text shape.
 
-    .venv/bin/python bench/bench_qwen35_vs_genai.py [--rebuild-peer] [--threads N]
+    .venv/bin/python bench/bench_qwen35_vs_genai.py [--rebuild-peer] [--threads N] [--trials N]
 
 Builds (once, cached under bench/out/) a random-weight Qwen3_5ForConditionalGeneration with the
 Qwen3.5-0.8B text shape in the real VLM layout (bf16 save_pretrained; the vision tower is shrunk to
 one tiny block: both exporters ignore it), exports it with ours (every run) and with
-`python -m onnxruntime_genai.models.builder -p int4 -e cpu` (cached), then measures each peer in its
-own subprocess (clean peak RSS): load time, prefill tok/s at 128 and 512 tokens, greedy decode tok/s
-over 128 tokens after a 128-token prompt, peak RSS, model size; prints our/peer ratios.
-Ours runs on plain onnxruntime with IO binding (states stay OrtValues); the peer on its own runtime.
+`python -m onnxruntime_genai.models.builder -p int4 -e cpu` (cached), then measures:
+- load time and peak RSS (512-token prefill + 128 decode steps) of each peer alone in its own
+  subprocess;
+- prefill tok/s at 128 and 512 tokens and greedy decode tok/s over 128 tokens (after a 128-token
+  prompt, in blocks of 16) with all peers in ONE subprocess, interleaved trial by trial: on a shared
+  machine other load comes and goes, and only interleaving lets it hit every peer alike. Ratios are
+  medians of per-trial ratios.
+Peers: ours (plain onnxruntime, IO binding, states kept as OrtValues), genai (its graph on its own
+runtime), genai-graph (its graph driven exactly like ours: separates the graphs from the runtimes).
+Same intra-op thread count for all.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -245,28 +252,55 @@ class PeerRunner:
         return int(self.generator.get_next_tokens()[0])
 
 
-def measure(kind: str, model_dir: Path, threads: int) -> dict:
+RUNNERS = {"ours": OursRunner, "peer": PeerRunner, "peer_graph": PeerGraphRunner}
+DECODE_BLOCK = 16  # decode steps per interleaved trial
+
+
+def measure_memory(kind: str, model_dir: Path, threads: int) -> dict:
+    """One peer alone in this process: load time and peak RSS over a 512-token prefill + 128 decode steps."""
     start = time.perf_counter()
-    runner = {"ours": OursRunner, "peer": PeerRunner, "peer_graph": PeerGraphRunner}[kind](model_dir, threads)
-    result = {"load_s": time.perf_counter() - start}
+    runner = RUNNERS[kind](model_dir, threads)
+    load_s = time.perf_counter() - start
     runner.reset()
-    runner.step(prompt_ids(16, seed=9))  # warm-up (first-run allocations, prepacking)
-    for n in PREFILL_LENGTHS:
-        best = 0.0
-        for seed in (1, 2):
-            runner.reset()
-            start = time.perf_counter()
-            runner.step(prompt_ids(n, seed))
-            best = max(best, n / (time.perf_counter() - start))
-        result[f"prefill_{n}_tok_s"] = best
+    runner.step(prompt_ids(max(PREFILL_LENGTHS), seed=1))
     runner.reset()
     token = runner.step(prompt_ids(DECODE_PROMPT, seed=3))
-    start = time.perf_counter()
     for _ in range(DECODE_STEPS):
         token = runner.step([token])
-    result["decode_tok_s"] = DECODE_STEPS / (time.perf_counter() - start)
-    result["peak_rss_mb"] = peak_rss_mb()
-    return result
+    return {"load_s": load_s, "peak_rss_mb": peak_rss_mb()}
+
+
+def measure_speed(threads: int, trials: int) -> dict[str, dict[str, list[float]]]:
+    """All peers in one process, interleaved trial by trial with the order rotating, so load from
+    other processes on a shared machine hits them alike. Returns tok/s per trial."""
+    runners = {kind: RUNNERS[kind](OURS if kind == "ours" else PEER, threads) for kind in RUNNERS}
+    kinds = list(runners)
+    for runner in runners.values():  # warm-up: first-run allocations and prepacking
+        runner.reset()
+        runner.step(prompt_ids(16, seed=9))
+    rates: dict[str, dict[str, list[float]]] = {kind: {} for kind in kinds}
+
+    def record(kind: str, metric: str, tokens: int, start: float) -> None:
+        rates[kind].setdefault(metric, []).append(tokens / (time.perf_counter() - start))
+
+    for trial in range(trials):
+        for n in PREFILL_LENGTHS:
+            for kind in kinds[trial % 3 :] + kinds[: trial % 3]:
+                runners[kind].reset()
+                start = time.perf_counter()
+                runners[kind].step(prompt_ids(n, seed=trial))
+                record(kind, f"prefill_{n}_tok_s", n, start)
+    last = {}
+    for kind in kinds:
+        runners[kind].reset()
+        last[kind] = runners[kind].step(prompt_ids(DECODE_PROMPT, seed=3))
+    for block in range(DECODE_STEPS // DECODE_BLOCK):
+        for kind in kinds[block % 3 :] + kinds[: block % 3]:
+            start = time.perf_counter()
+            for _ in range(DECODE_BLOCK):
+                last[kind] = runners[kind].step([last[kind]])
+            record(kind, "decode_tok_s", DECODE_BLOCK, start)
+    return rates
 
 
 def peak_rss_mb() -> float:
@@ -277,27 +311,26 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run_child(kind: str, model_dir: Path, threads: int) -> dict:
-    cmd = [sys.executable, __file__, "--measure", kind, "--threads", str(threads), "--dir", str(model_dir)]
+def run_child(arguments: list[str], threads: int) -> dict:
+    cmd = [sys.executable, __file__, *arguments, "--threads", str(threads)]
     done = subprocess.run(cmd, check=True, capture_output=True, text=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def best_of(results: list[dict]) -> dict:
-    lower_is_better = ("load_s", "peak_rss_mb")
-    return {k: (min if k in lower_is_better else max)(r[k] for r in results) for k in results[0]}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rebuild-peer", action="store_true", help="re-run onnxruntime-genai's builder")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--rounds", type=int, default=2, help="measurements per peer, alternating; best kept")
-    parser.add_argument("--measure", choices=("ours", "peer", "peer_graph"), help=argparse.SUPPRESS)
+    parser.add_argument("--trials", type=int, default=5, help="interleaved prefill trials per length")
+    parser.add_argument("--measure-memory", choices=tuple(RUNNERS), help=argparse.SUPPRESS)
+    parser.add_argument("--measure-speed", type=int, metavar="TRIALS", help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.measure:
-        print(json.dumps(measure(args.measure, args.dir, args.threads)))
+    if args.measure_memory:
+        print(json.dumps(measure_memory(args.measure_memory, args.dir, args.threads)))
+        return 0
+    if args.measure_speed:
+        print(json.dumps(measure_speed(args.threads, args.measure_speed)))
         return 0
 
     OUT.mkdir(parents=True, exist_ok=True)
@@ -312,13 +345,19 @@ def main() -> int:
     else:
         peer_export_s = float("nan")
 
-    # Alternate the peers and keep each one's best run: other load on a shared machine comes and goes.
-    runs: dict[str, list[dict]] = {"ours": [], "peer": [], "peer_graph": []}
-    for _ in range(args.rounds):
-        for kind, model_dir in (("ours", OURS), ("peer", PEER), ("peer_graph", PEER)):
-            runs[kind].append(run_child(kind, model_dir, args.threads))
-            print(f"  {kind}: {runs[kind][-1]}", flush=True)
-    rows = {kind: best_of(results) for kind, results in runs.items()}
+    rows: dict[str, dict[str, float]] = {}
+    for kind, model_dir in (("ours", OURS), ("peer", PEER), ("peer_graph", PEER)):
+        rows[kind] = run_child(["--measure-memory", kind, "--dir", str(model_dir)], args.threads)
+        print(f"  memory {kind}: {rows[kind]}", flush=True)
+    rates = run_child(["--measure-speed", str(args.trials)], args.threads)
+    ratios: dict[str, dict[str, float]] = {"peer": {}, "peer_graph": {}}
+    for metric, ours_rates in rates["ours"].items():
+        rows["ours"][metric] = statistics.median(ours_rates)
+        for kind in ratios:
+            rows[kind][metric] = statistics.median(rates[kind][metric])
+            ratios[kind][metric] = statistics.median(
+                o / p for o, p in zip(ours_rates, rates[kind][metric], strict=True)
+            )
     rows["ours"]["export_s"], rows["peer"]["export_s"] = ours_export_s, peer_export_s
     rows["peer_graph"]["export_s"] = peer_export_s
     rows["ours"]["size_mb"] = dir_bytes(OURS) / 1e6
@@ -341,11 +380,16 @@ def main() -> int:
     print(f"{'metric':<20}{'ours':>10}{'genai':>10}{'ours/genai':>12}{'genai-graph':>13}{'ours/g-graph':>14}")
     for key in keys:
         ours, peer, graph = rows["ours"][key], rows["peer"][key], rows["peer_graph"][key]
-        print(f"{key:<20}{ours:>10.2f}{peer:>10.2f}{ours / peer:>12.2f}{graph:>13.2f}{ours / graph:>14.2f}")
+        # speed ratios: median of per-trial ratios (robust to load that comes and goes)
+        r_peer = ratios["peer"].get(key, ours / peer)
+        r_graph = ratios["peer_graph"].get(key, ours / graph)
+        print(f"{key:<20}{ours:>10.2f}{peer:>10.2f}{r_peer:>12.2f}{graph:>13.2f}{r_graph:>14.2f}")
     print(
         f"int4 size / fp32 size (fp32 = params x 4 B = {fp32_mb:.0f} MB): {rows['ours']['size_mb'] / fp32_mb:.1%}"
     )
-    (OUT / "qwen35_vs_genai.json").write_text(json.dumps({**rows, "fp32_mb": fp32_mb}, indent=2))
+    (OUT / "qwen35_vs_genai.json").write_text(
+        json.dumps({"rows": rows, "ratios": ratios, "rates": rates, "fp32_mb": fp32_mb}, indent=2)
+    )
     return 0
 
 
