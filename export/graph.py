@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
 
 from export.quant import quantize_int4
 
@@ -120,10 +120,7 @@ class Graph:
     ):
         """Emit one node; returns its output name (or a tuple of names when n_out > 1)."""
         node_name = self._node_name(op_type)
-        if out_name is not None:
-            outs = [out_name]
-        else:
-            outs = [f"{node_name}/output_{i}" for i in range(n_out)]
+        outs = [out_name] if out_name is not None else [f"{node_name}/output_{i}" for i in range(n_out)]
         attrs = {k: v for k, v in attrs.items() if v is not None}
         node = helper.make_node(
             op_type,
@@ -157,7 +154,9 @@ class Graph:
                 b_init = self.initializer(f"{name}.int4", qw.packed)
                 s_init = self.initializer(f"{name}.scales", qw.scales.reshape(-1))
                 z_init = self.initializer(f"{name}.zero_points", qw.zero_points.reshape(-1))
-                bias_name = self.initializer(f"{name}.bias", bias.astype(np.float32)) if bias is not None else None
+                bias_name = (
+                    self.initializer(f"{name}.bias", bias.astype(np.float32)) if bias is not None else None
+                )
                 return self.ms(
                     "MatMulNBits",
                     [x, b_init, s_init, z_init, None, bias_name],

@@ -279,7 +279,7 @@ def gated_delta_net(
         update_rule="gated_delta",
         scale=float(dk**-0.5),
     )
-    shape = ["batch", hv, dk, cfg.linear_value_head_dim]
+    shape: list[int | str] = ["batch", hv, dk, cfg.linear_value_head_dim]
     g.output(present_state, f"present_recurrent_state.{i}", TensorProto.FLOAT, shape)
     normed = g.ms(
         "GatedRMSNorm",
