@@ -8,10 +8,13 @@ import pytest
 
 from tests.host.hostproc import HostProcess
 
-# Pet phrases the neutralizer leaves alone, so the pipeline has to use the language model.
+# Pet phrases the neutralizer leaves alone, so the pipeline has to use the language model. Three
+# sentences in two windows: a 135M model fails the guards on some windows, and which ones depends on the
+# CPU's int8 kernels; the test needs one window to get through, not a particular one.
 LLM_TEXT = (
     "To be fair, I reckon at the end of the day it's grand, innit. "
-    "To be fair, I reckon we should just go, at the end of the day."
+    "The meeting on Friday was moved to the small room because the projector in the main hall is broken. "
+    "To be fair, I reckon we should just go early and set up the chairs before everyone arrives."
 )
 PRE_GENERATION_STAGES = ("queued", "analyze", "neutralize", "load_model")
 
@@ -25,7 +28,7 @@ def test_llm_rewrite_then_cancel_between_tokens(models_installed):
         first = host.send("rewrite", {"text": LLM_TEXT, "options": {"strength": "strong"}})
         reply, progress = host.final(first, 120)
         result = reply["result"]
-        assert result["path"] == "llm", result["reason"]
+        assert result["path"] == "llm", result["windows"]  # at least one window rewritten by the model
         stages = [p["stage"] for p in progress]
         assert "load_model" in stages and "rewrite" in stages, stages
         assert host.result("hello")["model"]["state"] == "ready"  # loaded once, kept warm
