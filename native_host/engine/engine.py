@@ -25,7 +25,7 @@ from native_host.engine.config import StateSpec, read_config
 from native_host.engine.drafting import propose_draft
 from native_host.engine.errors import EngineError, ModelDirError
 from native_host.engine.options import FinishReason, GenerationOptions, GenerationResult
-from native_host.engine.runner import Runner, States, create_session
+from native_host.engine.runner import Runner, States
 from native_host.engine.sampling import Sampler
 from native_host.engine.text import ChatTemplate, IncrementalDetokenizer
 
@@ -169,10 +169,7 @@ class Engine:
             tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         except Exception as exc:  # tokenizers raises a bare Exception for bad JSON
             raise ModelDirError(f"{model_dir / 'tokenizer.json'}: cannot be loaded ({exc})") from exc
-        session = create_session(model_dir / "model.onnx", threads)
-        runner = Runner(session, config, states)
-        if shared_kv:
-            runner.check_shared_kv()
+        runner = Runner.open(model_dir, config, states, threads=threads, in_place=shared_kv)
         return cls(model_dir, config, states, runner, tokenizer)
 
     # text ------------------------------------------------------------------------------------
@@ -209,9 +206,9 @@ class Engine:
     def warm_prefix(self, prefix_ids: list[int]) -> None:
         """Compute and keep the states after `prefix_ids` (e.g. the fixed instructions of a rewrite prompt).
 
-        Later prompts that start with exactly these tokens skip them in prefill. The cached OrtValues are
-        bound as inputs directly; onnxruntime writes each step's states to fresh outputs, so they are
-        never modified and no copy is needed per request.
+        Later prompts that start with exactly these tokens skip them in prefill. In in-place mode each
+        request works on a copy (Runner.to_buffers); otherwise the cached OrtValues are bound as inputs
+        directly, since onnxruntime then writes every state to fresh outputs.
         """
         key = tuple(int(i) for i in prefix_ids)
         if not key or key in self._prefixes:
@@ -344,9 +341,11 @@ class Engine:
         The returned states cover everything before the next pending token: the old states plus
         `pending` and the accepted draft tokens. Caches roll back by slicing axis 2; fixed-size
         (conv/recurrent) states cannot, so for hybrid models the accepted tokens are re-run from the
-        pre-verification states (kept alive for free: onnxruntime never writes its inputs).
+        pre-verification states (a snapshot when the graph updates them in place).
         """
         tokens = [pending, *draft]
+        # a partial rejection re-runs from the pre-verification states; keep them if the pass overwrites them
+        before = self.runner.snapshot(states) if self.runner.has_fixed_states else states
         logits, verified = self.runner.forward(np.array([tokens]), states, keep=len(tokens))
         stats.forward_passes += 1
         stats.verify_passes += 1
@@ -367,7 +366,7 @@ class Engine:
         keep_length = states.length + 1 + len(accepted)
         if not self.runner.has_fixed_states:
             return next_token, self.runner.truncate(verified, keep_length), accepted
-        _, rerun = self.runner.forward(np.array([[pending, *accepted]]), states, keep=1)
+        _, rerun = self.runner.forward(np.array([[pending, *accepted]]), before, keep=1)
         stats.forward_passes += 1
         return next_token, rerun, accepted
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from native_host.engine import Engine, GenerationOptions
@@ -63,6 +64,7 @@ def test_hybrid_states_are_recognised(hybrid_engine):
     kinds = [spec.kind for spec in hybrid_engine.state_specs]
     assert {"conv", "recurrent", "key", "value"} <= set(kinds)
     assert hybrid_engine.runner.has_fixed_states
+    assert hybrid_engine.runner.fixed_in_place  # the load-time check found in-place updates bit-identical
 
 
 def test_hybrid_partial_acceptance_restores_fixed_states(hybrid_engine, monkeypatch):
@@ -105,5 +107,33 @@ def test_hybrid_speculation_prefix_and_batch_match_plain_greedy(hybrid_engine):
         assert reused.token_ids == expected
         batch = hybrid_engine.generate_batch(prompt, [plain, plain, plain])
         assert [r.token_ids for r in batch] == [expected] * 3
+    finally:
+        hybrid_engine.clear_prefixes()
+
+
+def test_in_place_fixed_states_match_fresh_outputs_and_leave_cached_prefixes_intact(hybrid_engine):
+    """conv/recurrent states written in place give the tokens of fresh per-step outputs, and a cached
+    prefix survives being used by several generations (each one works on its own copy)."""
+    runner = hybrid_engine.runner
+    prompt = [5, 17, 42, 99, 7, 5, 17, 42, 99, 7, 5, 17, 42, 150, 3, 8, 5, 17, 42]
+    options = GenerationOptions(max_new_tokens=24, speculative=False, reuse_prefix=False)
+    assert runner.fixed_in_place
+    in_place = hybrid_engine.generate(prompt, options).token_ids
+    runner.fixed_in_place = False
+    try:
+        fresh = hybrid_engine.generate(prompt, options).token_ids
+    finally:
+        runner.fixed_in_place = True
+    assert in_place == fresh
+
+    hybrid_engine.warm_prefix(prompt[:9])
+    try:
+        (cached,) = hybrid_engine._prefixes.values()
+        before = [value.numpy().copy() for value in cached.values]
+        reuse = GenerationOptions(max_new_tokens=24)
+        runs = [hybrid_engine.generate(prompt, reuse).token_ids for _ in range(2)]
+        assert runs == [in_place, in_place]
+        after = [value.numpy() for value in cached.values]
+        assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
     finally:
         hybrid_engine.clear_prefixes()
