@@ -214,6 +214,93 @@ def keep_rate(candidate: str, required: Mapping[str, int]) -> float:
     return sum(min(candidate.count(tok), n) for tok, n in required.items()) / total
 
 
+# -- facts the embedder does not see -----------------------------------------------------------------
+# A sentence embedding scores "the bus leaves every forty minutes" and "the bus leaves every twenty
+# minutes", or "we did not sign it" and "we signed it", as near-identical. Spelled-out quantities and
+# negations therefore have to survive a rewrite as they are (digits are protected tokens already).
+
+NUMBER_WORDS = frozenset(
+    [
+        "zero",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "sixty",
+        "seventy",
+        "eighty",
+        "ninety",
+        "hundred",
+        "thousand",
+        "million",
+        "billion",
+        "trillion",
+        "dozen",
+        "dozens",
+        "hundreds",
+        "thousands",
+        "millions",
+        "billions",
+        "half",
+        "twice",
+        "thrice",
+    ]
+)  # not "one" and "once": mostly a pronoun ("no one", "the one I saw") and a conjunction
+# "n't" forms count as one negation each ("isn't" == "is not"); "no one" counts through "no".
+NEGATIONS = frozenset(
+    ["not", "no", "never", "nobody", "nothing", "none", "nowhere", "neither", "nor", "without", "cannot"]
+)
+_LOWER_WORD = re.compile(r"[a-z]+(?:['’][a-z]+)*")
+
+
+def fact_words(text: str) -> tuple[Counter[str], int]:
+    """(number words with counts, number of negations) in `text`."""
+    numbers: Counter[str] = Counter()
+    negations = 0
+    for word in _LOWER_WORD.findall(text.lower()):
+        if word.endswith(("n't", "n’t")) or word in NEGATIONS:
+            negations += 1
+        elif word in NUMBER_WORDS:
+            numbers[word] += 1
+    return numbers, negations
+
+
+def check_facts(candidate: str, source: str) -> Verdict:
+    """Spelled-out quantities are kept word for word, and the number of negations stays the same."""
+    want_numbers, want_negations = fact_words(source)
+    got_numbers, got_negations = fact_words(candidate)
+    lost = want_numbers - got_numbers
+    added = got_numbers - want_numbers
+    if lost or added:
+        parts = []
+        if lost:
+            parts.append("lost " + ", ".join(repr(w) for w in sorted(lost)))
+        if added:
+            parts.append("added " + ", ".join(repr(w) for w in sorted(added)))
+        return Verdict("facts", False, f"number words changed: {'; '.join(parts)}")
+    if got_negations != want_negations:
+        return Verdict("facts", False, f"negations changed: {want_negations} -> {got_negations}")
+    return passed("facts")
+
+
 # -- markers ----------------------------------------------------------------------------------------
 
 

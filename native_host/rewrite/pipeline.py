@@ -498,6 +498,7 @@ def _cheap_guards(
         guards.check_chatter(candidate, source),
         guards.check_length(candidate, source),
         guards.check_protected(candidate, required, source, _style().protected_spans(candidate)),
+        guards.check_facts(candidate, source),
         guards.check_no_new_markers(candidate, source_markers, count_markers),
     ):
         if not verdict.ok:

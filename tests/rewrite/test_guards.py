@@ -233,3 +233,36 @@ def test_similarity_with_the_real_embedder(embedder_model_dir):
     sims = embedder.similarities(source, [paraphrase, drift])
     assert guards.check_similarity(sims[0]).ok
     assert not guards.check_similarity(sims[1]).ok
+
+
+@pytest.mark.parametrize(
+    "candidate",
+    [
+        "The number 12 bus now leaves every forty minutes, not every twenty.",
+        "Every forty minutes the number 12 bus leaves, instead of every twenty; it isn't faster.",
+    ],
+)
+def test_facts_pass_when_quantities_and_negations_stay(candidate):
+    source = "The number 12 bus now leaves every forty minutes instead of every twenty. It is not faster."
+    assert guards.check_facts(candidate, source).ok
+
+
+@pytest.mark.parametrize(
+    "candidate, why",
+    [
+        ("The number 12 bus leaves every twenty minutes. It is not faster.", "lost 'forty'"),
+        ("The bus leaves every forty minutes, not every thirty. It is not faster.", "'thirty'"),
+        ("The number 12 bus now leaves every forty minutes instead of every twenty. It is faster.", "1 -> 0"),
+        ("The bus never leaves every forty minutes instead of every twenty. It isn't faster.", "1 -> 2"),
+    ],
+)
+def test_facts_reject_changed_quantities_and_flipped_negations(candidate, why):
+    source = "The number 12 bus now leaves every forty minutes instead of every twenty. It is not faster."
+    verdict = guards.check_facts(candidate, source)
+    assert not verdict.ok and verdict.guard == "facts" and why in verdict.detail, verdict
+
+
+def test_facts_count_contractions_and_ignore_one_as_a_pronoun():
+    assert guards.check_facts("We cannot go; nobody has a car.", "We can't go, no one has a car.").ok
+    assert guards.check_facts("I prefer the one with a garden.", "I prefer the house with a garden.").ok
+    assert not guards.check_facts("We have a car.", "We have two cars.").ok
