@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from native_host.style.document import Document
@@ -48,7 +49,8 @@ def observe(doc: Document, target: Target) -> list[Observation]:
         sentence_starts = [s for s, _, _ in doc.counted_sentences]
         single = []
         for ps, pe in paragraphs:
-            inside = sum(1 for s in sentence_starts if ps <= s < pe)
+            # sentence starts are sorted: count those in [ps, pe) by bisection (linear in the text overall)
+            inside = bisect.bisect_left(sentence_starts, pe) - bisect.bisect_left(sentence_starts, ps)
             if inside == 1:
                 single.append(Span(ps, pe, text[ps:pe], None))
         share = len(single) / len(paragraphs)
