@@ -40,7 +40,10 @@ GOLDEN = [
     ("spelling.british", "The color of the center", "The color of the center"),
     ("spelling.british", "an hour or four tours", "an hour or four tours"),
     ("spelling.american", "The color of the center", "The {color} of the {center}"),
-    ("spelling.british_vocabulary", "I reckon it's rubbish", "I {reckon} it's {rubbish}"),
+    ("spelling.british_vocabulary", "I reckon it's rubbish", "I {reckon->think} it's {rubbish->garbage}"),
+    ("spelling.british_vocabulary", "A force to reckon with, mate", "A force to {reckon} with, {mate}"),
+    ("spelling.british_vocabulary", "Shambles. The loo", "Shambles. The {loo->bathroom}"),
+    ("spelling.british_vocabulary", "I think it's garbage", "I think it's garbage"),
     ("spelling.canadian", "We organize the colour", "We {organize} the {colour}"),
     ("spelling.canadian", "We organise the colour", "We organise the colour"),
     # contractions

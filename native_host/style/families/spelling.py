@@ -25,6 +25,17 @@ def _tables() -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]]]:
     return to_american, to_british
 
 
+@cache
+def _vocabulary_replacements() -> dict[str, tuple[str, frozenset[str]]]:
+    """british word -> (american word, next words that keep it as it is); see british_vocabulary.tsv."""
+    table = {}
+    for row in data.tsv("british_vocabulary.tsv"):
+        british, american = row[0], row[1]
+        not_before = frozenset(row[2].split(",")) if len(row) > 2 and row[2] else frozenset()
+        table[british] = (american, not_before)
+    return table
+
+
 def observe(doc: Document, target: Target) -> list[Observation]:
     to_american, to_british = _tables()
     british: list[Span] = []
@@ -42,11 +53,18 @@ def observe(doc: Document, target: Target) -> list[Observation]:
             american.append(Span(start, end, word, replacement))
             categories["american_" + category] = categories.get("american_" + category, 0) + 1
     british_words = data.words("british_words.txt")
-    vocabulary = [
-        Span(start, end, word, None)
-        for (start, end, word), lower in zip(doc.words, doc.lower_words, strict=True)
-        if lower in british_words and word.islower()
-    ]
+    replacements = _vocabulary_replacements()
+    vocabulary: list[Span] = []
+    for (start, end, word), lower in zip(doc.words, doc.lower_words, strict=True):
+        if not (lower in british_words or lower in replacements) or not word.islower():
+            continue
+        replacement = None
+        if target.spelling == "american" and lower in replacements:
+            american_word, not_before = replacements[lower]
+            following = doc.text[end : end + 40].split(maxsplit=1)
+            if not (following and following[0].lower().strip(".,;:!?") in not_before):
+                replacement = american_word
+        vocabulary.append(Span(start, end, word, replacement))
     observations = [
         Observation(FAMILY, "spelling.british", "British spellings", british),
         Observation(FAMILY, "spelling.british_vocabulary", "British everyday words", vocabulary),
