@@ -8,14 +8,22 @@ import pytest
 
 from tests.host.hostproc import HostProcess
 
-# Pet phrases the neutralizer leaves alone, so the pipeline has to use the language model. Three
-# sentences in two windows: a 135M model fails the guards on some windows, and which ones depends on the
-# CPU's int8 kernels; the test needs one window to get through, not a particular one.
-LLM_TEXT = (
+# Pet phrases the neutralizer leaves alone, so the pipeline has to use the language model. A 135M model
+# fails the guards on many windows, and which ones depends on the CPU's int8 kernels and on every
+# neutralizer rule: the test needs one text of several to come back rewritten by the model, not a
+# particular one.
+LLM_TEXTS = (
     "To be fair, I reckon at the end of the day it's grand, innit. "
     "The meeting on Friday was moved to the small room because the projector in the main hall is broken. "
-    "To be fair, I reckon we should just go early and set up the chairs before everyone arrives."
+    "To be fair, I reckon we should just go early and set up the chairs before everyone arrives.",
+    "To be fair, the new bus timetable is a right mess. The number 12 bus now leaves the station every "
+    "forty minutes instead of every twenty. At the end of the day, most people will just drive to work.",
+    "At the end of the day, the library closes early on Sundays. Members who want to borrow books "
+    "should come in the morning. The staff will be happy to help anyone who needs it.",
+    "To be honest, the garden looks lovely this spring. The roses by the fence are finally blooming, "
+    "and the old apple tree is covered in white flowers.",
 )
+LLM_TEXT = LLM_TEXTS[0]
 PRE_GENERATION_STAGES = ("queued", "analyze", "neutralize", "load_model")
 
 
@@ -25,12 +33,20 @@ def test_llm_rewrite_then_cancel_between_tokens(models_installed):
         hello = host.result("hello")
         assert hello["rewrite_path"] == "llm" and hello["model"]["state"] == "available", hello["model"]
 
-        first = host.send("rewrite", {"text": LLM_TEXT, "options": {"strength": "strong"}})
-        reply, progress = host.final(first, 120)
-        result = reply["result"]
-        assert result["path"] == "llm", result["windows"]  # at least one window rewritten by the model
-        stages = [p["stage"] for p in progress]
-        assert "load_model" in stages and "rewrite" in stages, stages
+        results = []
+        for text in LLM_TEXTS:
+            request = host.send("rewrite", {"text": text, "options": {"strength": "strong"}})
+            reply, progress = host.final(request, 120)
+            results.append(reply["result"])
+            stages = [p["stage"] for p in progress]
+            assert "rewrite" in stages, stages
+            if len(results) == 1:
+                assert "load_model" in stages, stages
+            if reply["result"]["path"] == "llm":
+                break
+        # at least one window of one text rewritten by the model; the fallbacks say why
+        assert results[-1]["path"] == "llm", [r["windows"] for r in results]
+        assert all(r["reason"] for r in results[:-1])
         assert host.result("hello")["model"]["state"] == "ready"  # loaded once, kept warm
 
         job = host.send("rewrite", {"text": LLM_TEXT * 4, "options": {"strength": "strong"}})
