@@ -158,6 +158,8 @@ class Runner:
         self._keep_is_scalar = len(inputs[self.keep_name].shape) == 0
         self.shared_kv = False  # set by check_shared_kv()
         self.fixed_in_place = False  # set by check_in_place(): conv/recurrent states updated in place too
+        self.pad_single_tokens = False  # set by check_single_token_rows()
+        self.context_length = int(config.get("context_length") or 2048)
 
     @classmethod
     def open(
@@ -175,6 +177,7 @@ class Runner:
         if in_place:
             runner.check_shared_kv()
             runner.check_in_place()
+            runner.check_single_token_rows()
         return runner
 
     def _zeros(self, spec: StateSpec, batch: int, positions: int = 0) -> np.ndarray:
@@ -218,6 +221,19 @@ class Runner:
     def forward(self, tokens: np.ndarray, states: States, keep: int = 1) -> tuple[np.ndarray, States]:
         """Run `tokens` [batch, n] after `states`; returns (logits [batch, keep, vocab], new states)."""
         tokens = np.ascontiguousarray(tokens, dtype=np.int64)
+        if (
+            self.pad_single_tokens
+            and tokens.shape == (1, 1)
+            and states.capacity is not None
+            and states.length + 2 <= self.context_length
+        ):
+            # One token runs as [token, token]: the second row's key/value land past the new length and
+            # are overwritten by the next pass, its logits are dropped (see check_single_token_rows).
+            logits, after = self._run(np.repeat(tokens, 2, axis=1), states, keep=2)
+            return logits[:, :1], States(after.values, after.length - 1, after.batch, after.capacity)
+        return self._run(tokens, states, keep)
+
+    def _run(self, tokens: np.ndarray, states: States, keep: int) -> tuple[np.ndarray, States]:
         batch, n = tokens.shape
         if states.capacity is not None and states.length + n > states.capacity:
             states = self.to_buffers(states, max(2 * states.capacity, states.length + n))
@@ -311,6 +327,34 @@ class Runner:
             ok = False
         self.shared_kv = ok
         return ok
+
+    def check_single_token_rows(self) -> bool:
+        """Does a 1-token pass give other logits than the same token as the first row of a longer pass?
+
+        With int8 activations (MatMulNBits accuracy_level 4) it does, by up to ~0.5 in the logits:
+        onnxruntime computes a single-token step on another path, whose ~1e-7 differences the activation
+        quantization amplifies. Every multi-token pass gives each row exactly the logits of any other
+        multi-token pass (row-independent, checked here too). So when the two differ, single tokens run as
+        [token, token] and every pass takes the multi-token path: plain decoding, prompt-lookup
+        verification and prefix reuse then produce the same tokens. Costs ~15% of a decode step on
+        the default model; only for key/value-only models in buffer mode (a fixed-size state would
+        absorb the extra token), batch 1 (GroupQueryAttention takes several tokens per pass only then).
+        """
+        self.pad_single_tokens = False
+        if not self.shared_kv or self.has_fixed_states:
+            return False
+        prompt = np.array([[1, 2, 3, 4, 5, 6]])
+
+        def after(chunk: list[int]) -> np.ndarray:
+            _, states = self._run(prompt, self.empty_states(1, capacity=16), keep=1)
+            logits, _ = self._run(np.array([chunk]), states, keep=len(chunk))
+            return logits[0, 0]
+
+        single, pair, other_pair = after([7]), after([7, 8]), after([7, 9])
+        if not np.array_equal(pair, other_pair):
+            return False  # rows of one pass depend on each other: padding would not make passes agree
+        self.pad_single_tokens = not np.array_equal(single, pair)
+        return self.pad_single_tokens
 
     def check_in_place(self) -> bool:
         """With key/value buffers shared, can conv/recurrent states be updated in place as well (their
