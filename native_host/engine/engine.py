@@ -381,8 +381,10 @@ class Engine:
         """N candidates for one prompt, decoded as one batch so each weight read serves all N.
 
         The prompt is prefilled once (batch 1, prefix reuse applies), its states are repeated to N rows,
-        then every step feeds one token per row. Rows that finished keep feeding the pad token until all
-        are done (their outputs are ignored). Speculation is not used in batches.
+        then every step feeds one token per row. A row that finishes leaves the batch (the remaining rows'
+        states are copied once), so short candidates stop costing reads. Speculation is not used in
+        batches, and every step runs on onnxruntime's 1-token path (`pad=False`): a candidate's tokens
+        depend only on its own options, not on its neighbours or on how many are left.
         `on_token(candidate_index, token_id, piece)` streams every row.
         """
         if not options_list:
@@ -412,29 +414,35 @@ class Engine:
             pending = [samplers[row].choose(last_logits) for row in range(n_rows)]
             stats.first_token_s = time.perf_counter() - stats.started
             states = self.runner.expand(states, n_rows)
+            active = list(range(n_rows))  # the candidate in each row of `states`
             while True:
-                for row in range(n_rows):
+                for row in active:
                     if not done[row] and streams[row].add(pending[row]):
                         done[row] = True
                 if all(done):
                     break
                 if cancel is not None and cancel.is_set():
-                    for row in range(n_rows):
+                    for row in active:
                         if not done[row]:
                             streams[row].finish_reason = "cancelled"
                     break
                 if states.length + 1 > self.context_length:
-                    for row in range(n_rows):
+                    for row in active:
                         if not done[row]:
                             streams[row].finish_reason = "length"
                     break
-                feed = np.array([[self.pad_token_id if done[r] else pending[r]] for r in range(n_rows)])
-                logits, states = self.runner.forward(feed, states, keep=1)
+                if any(done[row] for row in active):
+                    # drop finished rows: a row costs its own key/value reads every step (a copy of the
+                    # remaining rows once, instead of feeding padding until the longest candidate ends)
+                    keep_rows = [i for i, row in enumerate(active) if not done[row]]
+                    states = self.runner.select_rows(states, keep_rows)
+                    active = [active[i] for i in keep_rows]
+                feed = np.array([[pending[row]] for row in active])
+                # pad=False: a row's tokens must not depend on how many rows are left (docs/engine.md)
+                logits, states = self.runner.forward(feed, states, keep=1, pad=False)
                 stats.forward_passes += 1
-                pending = [
-                    samplers[r].choose(logits[r, -1]) if not done[r] else self.pad_token_id
-                    for r in range(n_rows)
-                ]
+                for i, row in enumerate(active):
+                    pending[row] = samplers[row].choose(logits[i, -1])
         generated = sum(len(s.token_ids) for s in streams)
         timings = stats.timings(generated)
         return [s.result(len(prompt), dict(timings)) for s in streams]

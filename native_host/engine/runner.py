@@ -218,11 +218,16 @@ class Runner:
                 values.append(value)
         return States(tuple(values), states.length, batch, capacity)
 
-    def forward(self, tokens: np.ndarray, states: States, keep: int = 1) -> tuple[np.ndarray, States]:
-        """Run `tokens` [batch, n] after `states`; returns (logits [batch, keep, vocab], new states)."""
+    def forward(
+        self, tokens: np.ndarray, states: States, keep: int = 1, pad: bool = True
+    ) -> tuple[np.ndarray, States]:
+        """Run `tokens` [batch, n] after `states`; returns (logits [batch, keep, vocab], new states).
+        `pad=False` keeps a single token on onnxruntime's 1-token path (batched decoding does, so a
+        candidate's tokens do not depend on how many rows are left)."""
         tokens = np.ascontiguousarray(tokens, dtype=np.int64)
         if (
-            self.pad_single_tokens
+            pad
+            and self.pad_single_tokens
             and tokens.shape == (1, 1)
             and states.capacity is not None
             and states.length + 2 <= self.context_length
@@ -291,6 +296,16 @@ class Runner:
             for spec, value in zip(self.specs, states.values, strict=True)
         )
         return States(values, states.length, states.batch, states.capacity)
+
+    def select_rows(self, states: States, rows: list[int]) -> States:
+        """The states of `rows` only (copied; in-place buffers keep their capacity)."""
+        if rows == list(range(states.batch)):
+            return states
+        values = tuple(
+            ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(value.numpy()[rows]))
+            for value in states.values
+        )
+        return States(values, states.length, len(rows), states.capacity)
 
     def expand(self, states: States, batch: int) -> States:
         """Batch-1 states repeated to `batch` rows (one copy, at the start of a batched decode)."""

@@ -127,6 +127,19 @@ def test_batched_sampling_rows_follow_their_own_seeds(engine, prompts):
     assert batch[0].token_ids == alone.token_ids
 
 
+def test_rows_that_finish_early_leave_the_batch_without_changing_the_others(engine, prompts):
+    _, full = prompts[2]
+    options = [
+        GenerationOptions(max_new_tokens=n, greedy=False, temperature=1.0, seed=seed, reuse_prefix=False)
+        for n, seed in ((3, 5), (20, 6), (9, 7), (20, 8))
+    ]
+    batch = engine.generate_batch(full, options)
+    assert [len(r.token_ids) <= o.max_new_tokens for r, o in zip(batch, options, strict=True)] == [True] * 4
+    assert batch[0].timings["forward_passes"] <= 1 + max(len(r.token_ids) for r in batch)
+    for row, option in enumerate(options):
+        assert engine.generate_batch(full, [option])[0].token_ids == batch[row].token_ids
+
+
 def test_all_three_together(exact_engine, prompts, exact_plain_tokens):
     prefix, full = prompts[2]
     exact_engine.warm_prefix(prefix)
