@@ -265,7 +265,8 @@ def plot(report: dict, path: Path) -> Path:
         ax.set_title(f"{corpus['corpus']} ({len(corpus['authors'])} authors)")
         ax.set_ylim(0, 105)
     axes[0][0].set_ylabel("attribution accuracy (%)")
-    axes[0][-1].legend(loc="upper right", fontsize=8)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
     overall = report["overall"]
     sim = overall["mean_similarity"]
     fig.suptitle(
@@ -274,7 +275,7 @@ def plot(report: dict, path: Path) -> Path:
         f"{overall['seconds_per_100_words']:.1f} s/100 words",
         fontsize=10,
     )
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.07, 1, 1))  # room for the legend under the bars
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
