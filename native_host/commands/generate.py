@@ -24,6 +24,9 @@ def register(subparsers) -> None:
     source.add_argument("--token-ids", help="comma-separated prompt token ids, fed raw (e.g. 1,2,3)")
     parser.add_argument("--raw", action="store_true", help="with --prompt: no chat template")
     parser.add_argument("--max-new-tokens", type=int, default=128)
+    parser.add_argument(
+        "--min-new-tokens", type=int, default=0, help="no eos and no stop string before this many tokens"
+    )
     parser.add_argument("--greedy", action="store_true", help="argmax decoding (default: sampling)")
     parser.add_argument("--temperature", type=float, default=0.8)
     parser.add_argument("--top-p", type=float, default=0.95)
@@ -57,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = GenerationOptions(
             max_new_tokens=args.max_new_tokens,
+            min_new_tokens=args.min_new_tokens,
             greedy=args.greedy,
             temperature=args.temperature,
             top_p=args.top_p,

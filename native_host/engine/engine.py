@@ -156,6 +156,7 @@ class Engine:
         self.bos_token_id = int(bos_id) if bos_id is not None else None
         self._chat_template: ChatTemplate | None = None
         self._prefixes: dict[tuple[int, ...], States] = {}
+        self._ending_cache: dict[tuple[str, ...], np.ndarray] = {}
         self._lock = threading.Lock()  # one generation at a time per session
 
     # loading ---------------------------------------------------------------------------------
@@ -201,6 +202,22 @@ class Engine:
 
     def decode(self, ids: list[int]) -> str:
         return self.tokenizer.decode(list(ids), skip_special_tokens=True)
+
+    def _ending_ids(self, options: GenerationOptions) -> np.ndarray | None:
+        """Token ids that would end a generation with these options: eos, and every token whose text
+        contains a stop string (a stop string spread over several tokens is not caught). None when
+        min_new_tokens is off."""
+        if not options.min_new_tokens:
+            return None
+        key = tuple(sorted(options.stop_strings))
+        if key not in self._ending_cache:
+            ids = set(self.eos_token_ids)
+            if key:
+                vocab = int(self.config["vocab_size"])
+                pieces = self.tokenizer.decode_batch([[i] for i in range(vocab)], skip_special_tokens=False)
+                ids.update(i for i, piece in enumerate(pieces) if any(stop in piece for stop in key))
+            self._ending_cache[key] = np.array(sorted(ids), dtype=np.int64)
+        return self._ending_cache[key]
 
     # prefix reuse ----------------------------------------------------------------------------
     def warm_prefix(self, prefix_ids: list[int]) -> None:
@@ -274,7 +291,7 @@ class Engine:
         stream = _Stream(self.tokenizer, options, self.eos_token_ids, on_token)
         if options.max_new_tokens == 0:
             return stream.result(len(prompt), stats.timings(0))
-        sampler = Sampler(options)
+        sampler = Sampler(options, self._ending_ids(options))
         with self._lock:
             capacity = min(
                 self.context_length, len(prompt) + options.max_new_tokens + options.draft_tokens + 1
@@ -402,7 +419,7 @@ class Engine:
             _Stream(self.tokenizer, options, self.eos_token_ids, row_callback(row))
             for row, options in enumerate(options_list)
         ]
-        samplers = [Sampler(options) for options in options_list]
+        samplers = [Sampler(options, self._ending_ids(options)) for options in options_list]
         done = [options.max_new_tokens == 0 for options in options_list]
         if all(done):
             return [s.result(len(prompt), stats.timings(0)) for s in streams]

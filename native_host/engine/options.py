@@ -17,6 +17,9 @@ class GenerationOptions:
     top_k: int = 50  # 0 = no top-k cut
     seed: int | None = None
     stop_strings: tuple[str, ...] = ()
+    # No eos and no token containing a stop string before this many new tokens (a rewrite must not stop
+    # halfway: a 135M model often does). 0 = off.
+    min_new_tokens: int = 0
     # Speed features (issue 7). Each can be switched off for comparison and for tests; with greedy
     # decoding none of them changes the tokens.
     speculative: bool = True  # prompt-lookup drafts verified in one forward pass
@@ -28,6 +31,8 @@ class GenerationOptions:
     def __post_init__(self) -> None:
         if self.max_new_tokens < 0:
             raise ValueError("max_new_tokens must be >= 0")
+        if self.min_new_tokens < 0:
+            raise ValueError("min_new_tokens must be >= 0")
         if not self.greedy:
             if self.temperature <= 0:
                 raise ValueError("temperature must be > 0 when sampling (use greedy=True instead)")

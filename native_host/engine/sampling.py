@@ -10,9 +10,20 @@ from native_host.engine.options import GenerationOptions
 class Sampler:
     """One per generation (or per batch row): owns the random generator, so a seed fixes the tokens."""
 
-    def __init__(self, options: GenerationOptions) -> None:
+    def __init__(self, options: GenerationOptions, ending_ids: np.ndarray | None = None) -> None:
         self.options = options
         self.rng = np.random.default_rng(options.seed)
+        # tokens that would end the output (eos, stop strings), banned for the first min_new_tokens
+        self.ending_ids = ending_ids if ending_ids is not None else np.zeros(0, dtype=np.int64)
+        self.emitted = 0  # every choose/accept_draft call decides exactly one output token, in order
+
+    def _masked(self, logits: np.ndarray) -> np.ndarray:
+        chosen_before, self.emitted = self.emitted, self.emitted + 1
+        if chosen_before >= self.options.min_new_tokens or not self.ending_ids.size:
+            return logits
+        logits = np.array(logits, dtype=np.float32, copy=True)
+        logits[self.ending_ids] = -np.inf
+        return logits
 
     def support(self, logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(token ids in increasing order, their probabilities): the tokens sampling can draw after
@@ -49,6 +60,7 @@ class Sampler:
         return full
 
     def choose(self, logits: np.ndarray) -> int:
+        logits = self._masked(logits)
         if self.options.greedy:
             return int(np.argmax(logits))
         ids, p = self.support(logits)
@@ -62,6 +74,7 @@ class Sampler:
         the standard rule (Leviathan et al. 2023), so the output distribution is unchanged.
         Returns (accepted, token to emit).
         """
+        logits = self._masked(logits)
         if self.options.greedy:
             best = int(np.argmax(logits))
             return best == draft_token, best

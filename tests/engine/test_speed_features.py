@@ -176,3 +176,18 @@ def test_in_place_kv_buffers_match_growing_caches(default_model_dir, engine, pro
     finally:
         engine.runner.pad_single_tokens = True
         engine.clear_prefixes()
+
+
+def test_min_new_tokens_holds_off_eos_and_stop_strings(engine, chat_prompt):
+    """The chat reply ends at eos; with min_new_tokens it cannot end (nor hit the stop string) earlier,
+    and with speculation the tokens are still those of plain decoding."""
+    free = engine.generate(chat_prompt, GenerationOptions(max_new_tokens=64))
+    assert free.finish_reason == "eos"
+    floor = len(free.token_ids) + 8
+    options = GenerationOptions(max_new_tokens=floor + 40, min_new_tokens=floor, stop_strings=("\n",))
+    held = engine.generate(chat_prompt, options)
+    assert len(held.token_ids) >= floor
+    assert "\n" not in engine.decode(held.token_ids[:floor])
+    assert not set(held.token_ids[:floor]) & engine.eos_token_ids
+    plain = GenerationOptions(**{**options.__dict__, "speculative": False})
+    assert engine.generate(chat_prompt, plain).token_ids == held.token_ids
