@@ -63,19 +63,25 @@ def test_speculative_greedy_is_token_identical(
     assert accepted > 0  # rewriting copies its input: drafts must be accepted sometimes
 
 
-def test_single_tokens_take_the_multi_token_path_on_the_shipped_model(engine):
-    """Why the shipped model needs padding: its 1-token pass differs from a 2-token pass's first row,
-    while any two multi-token passes agree row for row (what check_single_token_rows found at load)."""
+def test_single_tokens_take_the_multi_token_path_where_it_differs(engine):
+    """Multi-token passes agree row for row; where onnxruntime's 1-token pass differs from them (on the
+    machines we measured, by up to ~0.5 in the logits with int8 activations) the runner pads single
+    tokens, and only then (check_single_token_rows, at load)."""
     runner = engine.runner
-    assert runner.pad_single_tokens
 
     def first_row(tokens: list[int]) -> np.ndarray:
         _, states = runner.forward(np.array([list(range(100, 140))]), runner.empty_states(1, capacity=64))
         logits, _ = runner._run(np.array([tokens]), states, keep=len(tokens))
         return logits[0, 0]
 
-    assert not np.array_equal(first_row([7]), first_row([7, 8]))
     assert np.array_equal(first_row([7, 8]), first_row([7, 9, 11]))
+    differs = not np.array_equal(first_row([7]), first_row([7, 8]))
+    assert runner.pad_single_tokens == differs
+    padded, _ = runner.forward(
+        np.array([[7]]),
+        runner.forward(np.array([list(range(100, 140))]), runner.empty_states(1, capacity=64))[1],
+    )
+    assert np.array_equal(padded[0, 0], first_row([7, 8]) if differs else first_row([7]))
 
 
 def test_prefix_reuse_is_token_identical(engine, prompts, plain_tokens):
