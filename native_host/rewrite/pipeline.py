@@ -244,10 +244,34 @@ def rewrite(
     timings: dict[str, float] = {}
     started = time.perf_counter()
 
+    def stopped() -> RewriteResult | None:
+        """A cancel before any part was rewritten: the text unchanged, at once (a long text's final
+        neutralize and analyze passes would take seconds)."""
+        if cancel is None or not cancel.is_set():
+            return None
+        timings["total_s"] = time.perf_counter() - started
+        return RewriteResult(
+            text=text,
+            original=text,
+            edits=[],
+            markers_before={},
+            markers_after={},
+            similarity=None,
+            path="neutralizer",
+            reason="cancelled before any part was rewritten; the text is unchanged",
+            timings={k: round(v, 4) for k, v in timings.items()},
+            strength=options.strength,
+            cancelled=True,
+        )
+
     progress("analyze", 0.0, "finding the markers in the text")
     report_before = style.analyze(text, _load_profile())
+    if early := stopped():
+        return early
     neutral, _ = style.neutralize(text, options.target, options.protected_terms)
     timings["analyze_s"] = time.perf_counter() - started
+    if early := stopped():
+        return early
 
     def finish(body: str, path: str, reason: str, outcomes: list[WindowOutcome], cancelled: bool = False):
         t = time.perf_counter()
@@ -289,6 +313,8 @@ def rewrite(
     except models.ModelUnavailable as exc:
         return finish(neutral, "neutralizer", f"model unavailable, used the neutralizer: {exc}", [])
     timings["load_s"] = time.perf_counter() - t
+    if early := stopped():
+        return early
 
     pieces = split_pieces(neutral)
     windows = group_windows(pieces, _selected_pieces(pieces, neutral, options.strength))

@@ -148,12 +148,19 @@ def test_absent_embedder_falls_back(tmp_path, rewrite_model_dir):
 
 
 @pytest.mark.slow
-def test_cancel_before_start_returns_the_neutralized_text(rewrite_model_dir, embedder_model_dir):
+def test_cancel_before_start_stops_without_touching_the_text(rewrite_model_dir, embedder_model_dir):
     cancel = threading.Event()
     cancel.set()
-    result = rewrite(INPUTS[2], _options(rewrite_model_dir, embedder_model_dir), cancel=cancel)
+    stages = []
+    result = rewrite(
+        INPUTS[2],
+        _options(rewrite_model_dir, embedder_model_dir),
+        cancel=cancel,
+        on_progress=lambda event: stages.append(event["stage"]),
+    )
     assert result.cancelled and "cancelled" in result.reason
-    assert result.text == _neutralized(INPUTS[2])
+    assert result.text == INPUTS[2] and result.edits == []
+    assert stages == ["analyze"]  # neither the neutralizer, the model nor the final passes ran
 
 
 @pytest.mark.slow
