@@ -219,74 +219,47 @@ def keep_rate(candidate: str, required: Mapping[str, int]) -> float:
 # minutes", or "we did not sign it" and "we signed it", as near-identical. Spelled-out quantities and
 # negations therefore have to survive a rewrite as they are (digits are protected tokens already).
 
+# not "one" and "once": mostly a pronoun ("no one", "the one I saw") and a conjunction
 NUMBER_WORDS = frozenset(
-    [
-        "zero",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-        "thirty",
-        "forty",
-        "fifty",
-        "sixty",
-        "seventy",
-        "eighty",
-        "ninety",
-        "hundred",
-        "thousand",
-        "million",
-        "billion",
-        "trillion",
-        "dozen",
-        "dozens",
-        "hundreds",
-        "thousands",
-        "millions",
-        "billions",
-        "half",
-        "twice",
-        "thrice",
-    ]
-)  # not "one" and "once": mostly a pronoun ("no one", "the one I saw") and a conjunction
+    "zero two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand "
+    "million billion trillion dozen dozens hundreds thousands millions billions half twice thrice".split()
+)
 # "n't" forms count as one negation each ("isn't" == "is not"); "no one" counts through "no".
-NEGATIONS = frozenset(
-    ["not", "no", "never", "nobody", "nothing", "none", "nowhere", "neither", "nor", "without", "cannot"]
+NEGATIONS = frozenset("not no never nobody nothing none nowhere neither nor without cannot".split())
+# Words that bound a claim in time or scope: "they rebranded it (again)" is not "they rebranded it".
+SCOPE_WORDS = frozenset("again always only still already ever almost nearly".split())
+# Hedges turn a claim into an opinion; dropping one states the opinion as fact.
+HEDGE_WORDS = frozenset(
+    "maybe perhaps probably possibly apparently arguably seemingly presumably likely unlikely might".split()
+)
+_HEDGE_PHRASES = re.compile(
+    r"\b(?:in my (?:opinion|view)|i (?:think|believe|guess|feel|suppose|reckon)|it seems|seems to)\b"
 )
 _LOWER_WORD = re.compile(r"[a-z]+(?:['’][a-z]+)*")
 
 
-def fact_words(text: str) -> tuple[Counter[str], int]:
-    """(number words with counts, number of negations) in `text`."""
-    numbers: Counter[str] = Counter()
+def fact_words(text: str) -> tuple[Counter[str], int, int]:
+    """(number and scope words with counts, number of negations, number of hedges) in `text`."""
+    words: Counter[str] = Counter()
     negations = 0
-    for word in _LOWER_WORD.findall(text.lower()):
+    lower = text.lower()
+    hedges = len(_HEDGE_PHRASES.findall(lower))
+    for word in _LOWER_WORD.findall(lower):
         if word.endswith(("n't", "n’t")) or word in NEGATIONS:
             negations += 1
-        elif word in NUMBER_WORDS:
-            numbers[word] += 1
-    return numbers, negations
+        elif word in NUMBER_WORDS or word in SCOPE_WORDS:
+            words[word] += 1
+        elif word in HEDGE_WORDS:
+            hedges += 1
+    return words, negations, hedges
 
 
 def check_facts(candidate: str, source: str) -> Verdict:
-    """Spelled-out quantities are kept word for word, and the number of negations stays the same."""
-    want_numbers, want_negations = fact_words(source)
-    got_numbers, got_negations = fact_words(candidate)
+    """Spelled-out quantities and scope words (again, only, always, ...) are kept word for word; the
+    number of negations and of hedges (in my opinion, I think, maybe, ...) stays the same."""
+    want_numbers, want_negations, want_hedges = fact_words(source)
+    got_numbers, got_negations, got_hedges = fact_words(candidate)
     lost = want_numbers - got_numbers
     added = got_numbers - want_numbers
     if lost or added:
@@ -295,9 +268,11 @@ def check_facts(candidate: str, source: str) -> Verdict:
             parts.append("lost " + ", ".join(repr(w) for w in sorted(lost)))
         if added:
             parts.append("added " + ", ".join(repr(w) for w in sorted(added)))
-        return Verdict("facts", False, f"number words changed: {'; '.join(parts)}")
+        return Verdict("facts", False, f"number/scope words changed: {'; '.join(parts)}")
     if got_negations != want_negations:
         return Verdict("facts", False, f"negations changed: {want_negations} -> {got_negations}")
+    if got_hedges != want_hedges:
+        return Verdict("facts", False, f"hedges changed: {want_hedges} -> {got_hedges}")
     return passed("facts")
 
 

@@ -266,3 +266,27 @@ def test_facts_count_contractions_and_ignore_one_as_a_pronoun():
     assert guards.check_facts("We cannot go; nobody has a car.", "We can't go, no one has a car.").ok
     assert guards.check_facts("I prefer the one with a garden.", "I prefer the house with a garden.").ok
     assert not guards.check_facts("We have a car.", "We have two cars.").ok
+
+
+@pytest.mark.parametrize(
+    "candidate, source, why",
+    [
+        (
+            "The organization has realized nothing. They have just rebranded the same garbage.",
+            "The organization has realized nothing, in my opinion; they have just rebranded the same garbage.",
+            "hedges changed: 1 -> 0",
+        ),
+        ("They rebranded the same garbage.", "They rebranded the same garbage again.", "lost 'again'"),
+        ("Only the board can sign it.", "The board can sign it.", "added 'only'"),
+        ("The bus is late.", "The bus is probably late.", "hedges changed: 1 -> 0"),
+    ],
+)
+def test_facts_reject_dropped_hedges_and_scope_words(candidate, source, why):
+    verdict = guards.check_facts(candidate, source)
+    assert not verdict.ok and why in verdict.detail, verdict
+
+
+def test_facts_accept_a_hedge_said_another_way():
+    source = "In my opinion the report is late again."
+    assert guards.check_facts("I think the report is late again.", source).ok
+    assert guards.check_facts("Again the report is late, I believe.", source).ok
