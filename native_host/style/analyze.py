@@ -42,6 +42,45 @@ def observe(
     return found
 
 
+# The head nouns of the families' labels, for evidence about a single occurrence ("1 em dash").
+_SINGULAR = {
+    "abbreviations": "abbreviation",
+    "apostrophes": "apostrophe",
+    "asides": "aside",
+    "characters": "character",
+    "combinations": "combination",
+    "commas": "comma",
+    "contractions": "contraction",
+    "dashes": "dash",
+    "ellipses": "ellipsis",
+    "emoticons": "emoticon",
+    "guillemets": "guillemet",
+    "lines": "line",
+    "marks": "mark",
+    "misspellings": "misspelling",
+    "quotes": "quote",
+    "runs": "run",
+    "semicolons": "semicolon",
+    "spaces": "space",
+    "spellings": "spelling",
+    "starts": "start",
+    "words": "word",
+}
+
+
+def count_phrase(n: int, label: str) -> str:
+    """ "4 em dashes", "1 em dash": the first plural noun of the label made singular for n == 1
+    (labels that open with a number, "two spaces after a full stop", are left as they are)."""
+    if n == 1 and not label.startswith(("two ", "three ")):
+        parts = label.split(" ")
+        for i, part in enumerate(parts):
+            if part in _SINGULAR:
+                parts[i] = _SINGULAR[part]
+                label = " ".join(parts)
+                break
+    return f"{n} {label}"
+
+
 def score(obs: Observation, words: int) -> Finding:
     rate = 1000.0 * obs.n / max(words, 1)
     base_rate = baseline.marker_rate(obs.marker)
@@ -50,7 +89,7 @@ def score(obs: Observation, words: int) -> Finding:
     if obs.family in _WORD_FAMILIES and obs.spans:
         distinct = list(dict.fromkeys(sp.text.strip() for sp in obs.spans))
         examples = " (" + ", ".join(distinct[:3]) + (", ..." if len(distinct) > 3 else "") + ")"
-    default = f"{obs.n} {obs.label}{examples} in {words} words; typical writers use about {_fmt(expected)}"
+    default = f"{count_phrase(obs.n, obs.label)}{examples} in {words} words; typical writers use about {_fmt(expected)}"
     if obs.surprise is not None:
         surprise = obs.surprise
         evidence = obs.evidence or default

@@ -197,3 +197,21 @@ def test_one_sentence_paragraphs() -> None:
     text = "First thought here.\n\nSecond thought here.\n\nThird thought here.\n\nFourth one."
     assert marked(text, "layout.one_sentence_paragraphs").count("{") == 4
     assert "layout.one_sentence_paragraphs" not in markers("One. Two.\n\nThree. Four.\n\nFive. Six.")
+
+
+@pytest.mark.parametrize(
+    "n, label, expected",
+    [
+        (4, "em dashes", "4 em dashes"),
+        (1, "em dashes", "1 em dash"),
+        (1, "repeated exclamation marks (!!)", "1 repeated exclamation mark (!!)"),
+        (1, "ellipses", "1 ellipsis"),
+        (1, "runs of spaces between words", "1 run of spaces between words"),
+        (1, "two spaces after a full stop", "1 two spaces after a full stop"),
+        (1, "emoji", "1 emoji"),
+    ],
+)
+def test_evidence_counts_read_as_english(n, label, expected):
+    from native_host.style.analyze import count_phrase
+
+    assert count_phrase(n, label) == expected
