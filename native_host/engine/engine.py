@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -395,14 +395,65 @@ class Engine:
         on_token: Callable[[int, int, str], None] | None = None,
         cancel: threading.Event | None = None,
     ) -> list[GenerationResult]:
-        """N candidates for one prompt, decoded as one batch so each weight read serves all N.
+        """N candidates for one prompt; `on_token(candidate_index, token_id, piece)` streams every row.
+
+        Sampled candidates are decoded as one batch (`_sample_batch`), so each weight read serves all
+        of them. Greedy candidates are deterministic: each distinct greedy option set is decoded once,
+        alone, with speculation and prefix reuse (faster than a batch row, and on the same numeric path as
+        plain greedy decoding), and its result is given to every row that asked for it.
+        """
+        if not options_list:
+            return []
+        self._check_prompt(prompt_ids)
+        results: list[GenerationResult | None] = [None] * len(options_list)
+        greedy_rows: dict[GenerationOptions, list[int]] = {}
+        sampled_rows = []
+        for row, options in enumerate(options_list):
+            if options.greedy:
+                greedy_rows.setdefault(options, []).append(row)
+            else:
+                sampled_rows.append(row)
+        for options, rows in greedy_rows.items():
+            if cancel is not None and cancel.is_set():
+                break
+
+            def fan_out(token: int, piece: str, rows: list[int] = rows) -> None:
+                if on_token is not None:
+                    for row in rows:
+                        on_token(row, token, piece)
+
+            result = self.generate(prompt_ids, options, on_token=fan_out, cancel=cancel)
+            for row in rows:
+                results[row] = replace(result, token_ids=list(result.token_ids), timings=dict(result.timings))
+        if sampled_rows:
+            sampled = self._sample_batch(
+                prompt_ids,
+                [options_list[row] for row in sampled_rows],
+                on_token=None
+                if on_token is None
+                else lambda i, t, piece: on_token(sampled_rows[i], t, piece),
+                cancel=cancel,
+            )
+            for row, sampled_result in zip(sampled_rows, sampled, strict=True):
+                results[row] = sampled_result
+        # a greedy option set not started because of a cancel: an empty, cancelled result
+        return [r or GenerationResult([], "", "cancelled", len(prompt_ids), {}) for r in results]
+
+    def _sample_batch(
+        self,
+        prompt_ids: list[int],
+        options_list: list[GenerationOptions],
+        *,
+        on_token: Callable[[int, int, str], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> list[GenerationResult]:
+        """Sampled candidates decoded as one batch so each weight read serves all of them.
 
         The prompt is prefilled once (batch 1, prefix reuse applies), its states are repeated to N rows,
         then every step feeds one token per row. A row that finishes leaves the batch (the remaining rows'
         states are copied once), so short candidates stop costing reads. Speculation is not used in
         batches, and every step runs on onnxruntime's 1-token path (`pad=False`): a candidate's tokens
         depend only on its own options, not on its neighbours or on how many are left.
-        `on_token(candidate_index, token_id, piece)` streams every row.
         """
         if not options_list:
             return []

@@ -111,15 +111,34 @@ def test_prefix_reuse_is_token_identical(engine, prompts, plain_tokens):
         engine.clear_prefixes()
 
 
-def test_batched_candidates_are_token_identical(engine, prompts):
-    _, full = prompts[0]
-    with single_token_path(engine):  # batch rows take the single-token path: compare with it
-        expected = engine.generate(full, PLAIN).token_ids
+def test_batched_candidates_are_token_identical(engine, prompts, plain_tokens):
+    (_, full), expected = prompts[0], plain_tokens[0]
     results = engine.generate_batch(full, [PLAIN] * 3)
     assert [r.token_ids for r in results] == [expected] * 3
     assert all(
         r.text == engine.decode([t for t in expected if t not in engine.eos_token_ids]) for r in results
     )
+
+
+def test_a_batch_mixing_greedy_and_sampled_rows(engine, prompts, plain_tokens):
+    """The greedy row is plain greedy's tokens (decoded alone, with speculation); the sampled rows are
+    what their seeds give in a batch without it; every row streams under its own index."""
+    (_, full), expected = prompts[1], plain_tokens[1]
+    sampled = [
+        GenerationOptions(max_new_tokens=12, greedy=False, temperature=1.0, seed=seed, reuse_prefix=False)
+        for seed in (21, 22)
+    ]
+    streamed: dict[int, list[int]] = {}
+    mixed = engine.generate_batch(
+        full,
+        [sampled[0], PLAIN, sampled[1]],
+        on_token=lambda row, t, _: streamed.setdefault(row, []).append(t),
+    )
+    assert mixed[1].token_ids == expected
+    assert [mixed[0].token_ids, mixed[2].token_ids] == [
+        r.token_ids for r in engine.generate_batch(full, sampled)
+    ]
+    assert streamed == {row: r.token_ids for row, r in enumerate(mixed)}
 
 
 def test_batched_sampling_rows_follow_their_own_seeds(engine, prompts):
