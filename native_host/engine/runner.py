@@ -328,20 +328,25 @@ class Runner:
         if not any(spec.grows for spec in self.specs):
             self.shared_kv = False
             return False
-        prompt = np.array([[1, 2, 3, 4]], dtype=np.int64)
-        step = np.array([[5]], dtype=np.int64)
+        chunks = [np.array([[1, 2, 3, 4]]), np.array([[5]])]
         self.shared_kv = False
-        a1, grown = self.forward(prompt, self.empty_states(1))
-        a2, _ = self.forward(step, grown)
+        grown = self._chunk_logits(chunks, capacity=None)
         self.shared_kv = True
         try:
-            b1, buffered = self.forward(prompt, self.empty_states(1, capacity=8))
-            b2, _ = self.forward(step, buffered)
-            ok = bool(np.allclose(a1, b1, atol=1e-4) and np.allclose(a2, b2, atol=1e-4))
+            buffered = self._chunk_logits(chunks, capacity=8)
+            ok = all(np.allclose(a, b, atol=1e-4) for a, b in zip(grown, buffered, strict=True))
         except Exception:  # onnxruntime refused the binding: the graph cannot do it
             ok = False
         self.shared_kv = ok
         return ok
+
+    def _chunk_logits(self, chunks: list[np.ndarray], capacity: int | None) -> list[np.ndarray]:
+        """Logits after each chunk, fed one after another from empty states (the load-time checks)."""
+        states, out = self.empty_states(1, capacity=capacity), []
+        for chunk in chunks:
+            logits, states = self.forward(chunk, states)
+            out.append(logits)
+        return out
 
     def check_single_token_rows(self) -> bool:
         """Does a 1-token pass give other logits than the same token as the first row of a longer pass?
@@ -358,10 +363,10 @@ class Runner:
         self.pad_single_tokens = False
         if not self.shared_kv or self.has_fixed_states:
             return False
-        prompt = np.array([[1, 2, 3, 4, 5, 6]])
+        # key/value only: every chunk re-runs from the same 6-token states, overwriting what the last wrote
+        _, states = self._run(np.array([[1, 2, 3, 4, 5, 6]]), self.empty_states(1, capacity=16), keep=1)
 
         def after(chunk: list[int]) -> np.ndarray:
-            _, states = self._run(prompt, self.empty_states(1, capacity=16), keep=1)
             logits, _ = self._run(np.array([chunk]), states, keep=len(chunk))
             return logits[0, 0]
 
@@ -381,18 +386,11 @@ class Runner:
         if not self.shared_kv or not self.has_fixed_states:
             return False
         chunks = [np.array([[1, 2, 3, 4]]), np.array([[5, 6, 7]]), np.array([[8]])]
-
-        def run() -> list[np.ndarray]:
-            states, out = self.empty_states(1, capacity=16), []
-            for chunk in chunks:
-                logits, states = self.forward(chunk, states)
-                out.append(logits)
-            return out
-
-        fresh = run()
+        fresh = self._chunk_logits(chunks, capacity=16)
         self.fixed_in_place = True
         try:
-            ok = all(np.array_equal(a, b) for a, b in zip(fresh, run(), strict=True))
+            in_place = self._chunk_logits(chunks, capacity=16)
+            ok = all(np.array_equal(a, b) for a, b in zip(fresh, in_place, strict=True))
         except Exception:  # onnxruntime refused the binding
             ok = False
         self.fixed_in_place = ok

@@ -236,7 +236,6 @@ HEDGE_WORDS = frozenset(
 _HEDGE_PHRASES = re.compile(
     r"\b(?:in my (?:opinion|view)|i (?:think|believe|guess|feel|suppose|reckon)|it seems|seems to)\b"
 )
-_LOWER_WORD = re.compile(r"[a-z]+(?:['’][a-z]+)*")
 
 
 def fact_words(text: str) -> tuple[Counter[str], int, int]:
@@ -245,7 +244,7 @@ def fact_words(text: str) -> tuple[Counter[str], int, int]:
     negations = 0
     lower = text.lower()
     hedges = len(_HEDGE_PHRASES.findall(lower))
-    for word in _LOWER_WORD.findall(lower):
+    for word in _WORD.findall(lower):
         if word.endswith(("n't", "n’t")) or word in NEGATIONS:
             negations += 1
         elif word in NUMBER_WORDS or word in SCOPE_WORDS:
