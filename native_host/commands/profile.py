@@ -24,7 +24,11 @@ def run(args: argparse.Namespace) -> int:
     from native_host.style.profile import Profile, ProfileError, clear_profile, load_profile
 
     if args.profile_action == "clear":
-        print("profile deleted" if clear_profile() else "no profile to delete")
+        from native_host.style.identify import clear_samples
+
+        deleted = clear_profile()
+        deleted = clear_samples() or deleted  # the per-chunk counts the identifiability model trains on
+        print("profile deleted" if deleted else "no profile to delete")
         return 0
     try:
         profile = load_profile()
@@ -42,6 +46,9 @@ def run(args: argparse.Namespace) -> int:
         for _, text in texts:
             profile.learn(text)
         path = profile.save()
+        from native_host.style.identify import add_samples
+
+        add_samples(text for _, text in texts)  # counts for the identifiability model, not the texts
         print(
             f"learned from {len(texts)} file(s); profile now covers {profile.documents} texts, "
             f"{profile.words} words ({path})"

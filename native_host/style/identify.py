@@ -1,0 +1,927 @@
+"""How likely an attacker who holds your samples links a text to you.
+
+Surrogates of the three attacker families of `native_host.eval.attackers`, in numpy only:
+
+| family | attacker | surrogate (profile) | surrogate (typicality, no profile) |
+|---|---|---|---|
+| `char3` | char 3-gram TF-IDF + linear SVM | weighted ridge, you vs the population, on the same features | cosine to the population centroid |
+| `delta` | Cosine Delta over the 300 MFW | cosine to your centroid minus the best population author's | RMS z-score vs the population |
+| `function_words` | function words + punctuation, logistic regression | weighted ridge, you vs the population | RMS z-score vs the population |
+
+Each family gives a value `z` (0 = the decision boundary, > 0 = linked / atypical), reported as
+sigmoid(z) in 0..1; the score is their mean. The population (other authors, per-chunk counts only) is
+package data built by `scripts/build_population.py`; your samples are per-chunk counts stored next to
+the profile (`fantasma profile add`), never the texts.
+
+A `TextState` keeps the counts of one text and the models' running sums, so the effect of an edit is
+computed from the counts in and around the edited span (`try_edit`), not by re-reading the text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import threading
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import numpy as np
+
+POPULATION_FILE = "identify_population.npz"
+POPULATION_VERSION = 1
+SAMPLES_VERSION = 1
+FAMILIES = ("char3", "delta", "function_words")
+MFW = 300  # as the Delta attacker
+# Same tokens and marks as native_host.eval.attackers, so the surrogate reads what the attackers read.
+PUNCTUATION = list(".,;:!?'\"()-—–…")
+_WORDS = re.compile(r"[a-zà-ÿ]+(?:'[a-z]+)?")
+_WHITESPACE_RUNS = re.compile(r"\s\s+")  # TfidfVectorizer's char analyzer collapses these
+SAMPLE_CHUNK_WORDS = 250  # your texts are learned in chunks of about the attackers' size
+LINK_THRESHOLD = 0.5  # a family whose probability is at least this still links the text
+# Search objective: a family already this far below its boundary gains nothing from more change.
+Z_FLOOR = -1.0
+RIDGE_LAMBDA = 0.01  # per unit of (class-balanced) sample weight; chosen on Federalist train chunks
+CV_FOLDS = 5
+
+
+class IdentifyError(Exception):
+    """The population or the samples file is missing or unreadable (the message says which and why)."""
+
+
+@cache
+def function_words() -> tuple[str, ...]:
+    text = resources.files("native_host.eval").joinpath("function_words.txt").read_text(encoding="utf-8")
+    return tuple(w.strip() for w in text.splitlines() if w.strip() and not w.startswith("#"))
+
+
+def words(text: str) -> list[str]:
+    return _WORDS.findall(text.lower())
+
+
+def char3(text: str) -> Counter[str]:
+    t = _WHITESPACE_RUNS.sub(" ", text.lower())
+    return Counter(t[i : i + 3] for i in range(len(t) - 2))
+
+
+def _punct(text: str) -> Counter[str]:
+    return Counter(ch for ch in text if ch in _PUNCT_SET)
+
+
+_PUNCT_SET = frozenset(PUNCTUATION)
+
+
+# -- counts -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class DocCounts:
+    """What the three families read from one text: no text, only counts."""
+
+    char3: Counter[str]
+    words: Counter[str]
+    n_words: int
+    n_chars: int
+    punct: Counter[str]
+
+    @classmethod
+    def from_text(cls, text: str) -> DocCounts:
+        w = Counter(words(text))
+        return cls(char3(text), w, sum(w.values()), len(text), _punct(text))
+
+    def to_dict(self) -> dict:
+        return {
+            "char3": dict(self.char3),
+            "words": dict(self.words),
+            "n_words": self.n_words,
+            "n_chars": self.n_chars,
+            "punct": dict(self.punct),
+        }
+
+    @classmethod
+    def from_dict(cls, raw: dict) -> DocCounts:
+        return cls(
+            Counter({str(k): int(v) for k, v in raw["char3"].items()}),
+            Counter({str(k): int(v) for k, v in raw["words"].items()}),
+            int(raw["n_words"]),
+            int(raw["n_chars"]),
+            Counter({str(k): int(v) for k, v in raw["punct"].items()}),
+        )
+
+
+@dataclass
+class CountsDelta:
+    """The change an edit makes to a DocCounts (signed counts)."""
+
+    char3: Counter[str] = field(default_factory=Counter)
+    words: Counter[str] = field(default_factory=Counter)
+    n_words: int = 0
+    n_chars: int = 0
+    punct: Counter[str] = field(default_factory=Counter)
+
+
+def _signed(new: Counter[str], old: Counter[str]) -> Counter[str]:
+    out: Counter[str] = Counter(new)
+    for k, v in old.items():
+        out[k] -= v
+    return Counter({k: v for k, v in out.items() if v})
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalpha() or ch == "'"
+
+
+def _context_left(text: str, pos: int, chars: int = 2) -> int:
+    """Start of the 2 characters before pos as the char analyzer sees them (a whitespace run is one)."""
+    i = pos
+    for _ in range(chars):
+        if i == 0:
+            break
+        if text[i - 1].isspace():
+            while i > 0 and text[i - 1].isspace():
+                i -= 1
+        else:
+            i -= 1
+    return i
+
+
+def _context_right(text: str, pos: int, chars: int = 2) -> int:
+    i = pos
+    for _ in range(chars):
+        if i == len(text):
+            break
+        if text[i].isspace():
+            while i < len(text) and text[i].isspace():
+                i += 1
+        else:
+            i += 1
+    return i
+
+
+def edit_delta(text: str, start: int, end: int, replacement: str) -> CountsDelta:
+    """Counts change of replacing text[start:end], read from the span and its immediate context."""
+    a, b = _context_left(text, start), _context_right(text, end)
+    old_region, new_region = text[a:b], text[a:start] + replacement + text[end:b]
+    c3 = _signed(char3(new_region), char3(old_region))
+    a, b = start, end
+    while a > 0 and _is_word_char(text[a - 1]):
+        a -= 1
+    while b < len(text) and _is_word_char(text[b]):
+        b += 1
+    old_words = Counter(words(text[a:b]))
+    new_words = Counter(words(text[a:start] + replacement + text[end:b]))
+    dw = _signed(new_words, old_words)
+    return CountsDelta(
+        c3,
+        dw,
+        sum(new_words.values()) - sum(old_words.values()),
+        len(replacement) - (end - start),
+        _signed(_punct(replacement), _punct(text[start:end])),
+    )
+
+
+def _apply(counts: DocCounts, delta: CountsDelta) -> None:
+    for attr in ("char3", "words", "punct"):
+        target: Counter[str] = getattr(counts, attr)
+        for k, v in getattr(delta, attr).items():
+            n = target.get(k, 0) + v
+            if n:
+                target[k] = n
+            else:
+                target.pop(k, None)
+    counts.n_words += delta.n_words
+    counts.n_chars += delta.n_chars
+
+
+# -- population -------------------------------------------------------------------------------------
+
+
+def _csr(rows: Sequence[Counter[str]], vocab: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    index = {g: i for i, g in enumerate(vocab)}
+    indptr, indices, counts = [0], [], []  # type: list[int], list[int], list[int]
+    for row in rows:
+        items = sorted((index[g], n) for g, n in row.items() if g in index)
+        indices.extend(i for i, _ in items)
+        counts.extend(n for _, n in items)
+        indptr.append(len(indices))
+    return (
+        np.asarray(indptr, dtype=np.int32),
+        np.asarray(indices, dtype=np.int32),
+        np.asarray(counts, dtype=np.uint16),
+    )
+
+
+def pack_population(
+    docs: Sequence[DocCounts], authors: Sequence[str], char_vocab: Sequence[str], word_vocab: Sequence[str]
+) -> dict[str, np.ndarray]:
+    """The arrays of the population file (counts only; see scripts/build_population.py)."""
+    c_ptr, c_idx, c_cnt = _csr([d.char3 for d in docs], char_vocab)
+    w_ptr, w_idx, w_cnt = _csr([d.words for d in docs], word_vocab)
+    return {
+        "version": np.asarray([POPULATION_VERSION]),
+        "authors": np.asarray(list(authors)),
+        "char_vocab": np.asarray(list(char_vocab)),
+        "char_indptr": c_ptr,
+        "char_indices": c_idx,
+        "char_counts": c_cnt,
+        "word_vocab": np.asarray(list(word_vocab)),
+        "word_indptr": w_ptr,
+        "word_indices": w_idx,
+        "word_counts": w_cnt,
+        "n_words": np.asarray([d.n_words for d in docs], dtype=np.int32),
+        "n_chars": np.asarray([d.n_chars for d in docs], dtype=np.int32),
+        "punct": np.asarray([[d.punct.get(p, 0) for p in PUNCTUATION] for d in docs], dtype=np.uint16),
+    }
+
+
+def _dense(indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, width: int) -> np.ndarray:
+    out = np.zeros((len(indptr) - 1, width), dtype=np.float32)
+    rows = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    out[rows, indices] = counts
+    return out
+
+
+@dataclass
+class Population:
+    authors: np.ndarray
+    char_vocab: list[str]
+    char_counts: np.ndarray  # docs x len(char_vocab)
+    word_vocab: list[str]
+    word_counts: np.ndarray  # docs x len(word_vocab)
+    n_words: np.ndarray
+    n_chars: np.ndarray
+    punct: np.ndarray  # docs x len(PUNCTUATION)
+    digest: str
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Population:
+        path = path or default_population_path()
+        if not path.exists():
+            raise IdentifyError(
+                f"identifiability population file missing: {path} (rebuild it with scripts/build_population.py)"
+            )
+        try:
+            raw = path.read_bytes()
+            import io
+
+            with np.load(io.BytesIO(raw), allow_pickle=False) as z:
+                if int(z["version"][0]) != POPULATION_VERSION:
+                    raise IdentifyError(
+                        f"{path}: population file version {int(z['version'][0])} is not supported"
+                    )
+                char_vocab = [str(g) for g in z["char_vocab"]]
+                word_vocab = [str(w) for w in z["word_vocab"]]
+                pop = cls(
+                    authors=z["authors"].astype(str),
+                    char_vocab=char_vocab,
+                    char_counts=_dense(
+                        z["char_indptr"], z["char_indices"], z["char_counts"], len(char_vocab)
+                    ),
+                    word_vocab=word_vocab,
+                    word_counts=_dense(
+                        z["word_indptr"], z["word_indices"], z["word_counts"], len(word_vocab)
+                    ),
+                    n_words=z["n_words"].astype(np.float64),
+                    n_chars=z["n_chars"].astype(np.float64),
+                    punct=z["punct"].astype(np.float64),
+                    digest=hashlib.sha256(raw).hexdigest()[:16],
+                )
+        except IdentifyError:
+            raise
+        except Exception as exc:  # zip, key, shape or dtype trouble: all mean "corrupt"
+            raise IdentifyError(f"identifiability population file is corrupt: {path} ({exc})") from exc
+        n = len(pop.authors)
+        if (
+            n < 10
+            or pop.char_counts.shape[0] != n
+            or pop.word_counts.shape[0] != n
+            or pop.punct.shape != (n, 14)
+        ):
+            raise IdentifyError(f"identifiability population file is corrupt: {path} (inconsistent shapes)")
+        return pop
+
+    def word_column(self, vocab: Sequence[str]) -> np.ndarray:
+        """docs x len(vocab) word counts (0 for words the population file does not list)."""
+        index = {w: i for i, w in enumerate(self.word_vocab)}
+        out = np.zeros((len(self.authors), len(vocab)))
+        for j, w in enumerate(vocab):
+            i = index.get(w)
+            if i is not None:
+                out[:, j] = self.word_counts[:, i]
+        return out
+
+
+def default_population_path() -> Path:
+    return Path(str(resources.files("native_host.style").joinpath("data", POPULATION_FILE)))
+
+
+_POPULATION_CACHE: dict[Path, Population] = {}
+_LOCK = threading.Lock()
+
+
+def _population(path: Path | None) -> Population:
+    path = path or default_population_path()
+    with _LOCK:
+        if path not in _POPULATION_CACHE:
+            _POPULATION_CACHE[path] = Population.load(path)
+        return _POPULATION_CACHE[path]
+
+
+# -- your samples (stored next to the profile) ------------------------------------------------------
+
+
+def default_samples_path() -> Path:
+    from native_host import paths
+
+    return paths.profile_path().with_name("identify_samples.msgpack")
+
+
+def chunk_for_samples(text: str, words_per_chunk: int = SAMPLE_CHUNK_WORDS) -> list[str]:
+    """~250-word pieces cut at sentence ends (the attackers read texts of about that size)."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.strip()]
+    chunks: list[str] = []
+    current: list[str] = []
+    count = 0
+    for s in sentences:
+        current.append(s)
+        count += len(s.split())
+        if count >= words_per_chunk:
+            chunks.append(" ".join(current))
+            current, count = [], 0
+    if current and (count >= words_per_chunk // 4 or not chunks):
+        chunks.append(" ".join(current))
+    elif current:
+        chunks[-1] += " " + " ".join(current)
+    return chunks
+
+
+def samples_from_texts(texts: Iterable[str]) -> list[DocCounts]:
+    return [DocCounts.from_text(c) for t in texts for c in chunk_for_samples(t) if c.strip()]
+
+
+def load_samples(path: Path | None = None) -> list[DocCounts] | None:
+    """Your stored samples, or None when there are none; IdentifyError when the file is unreadable."""
+    path = path or default_samples_path()
+    if not path.exists():
+        return None
+    try:
+        raw = msgpack.unpackb(path.read_bytes(), raw=False, strict_map_key=False)
+        if not isinstance(raw, dict) or raw.get("version") != SAMPLES_VERSION:
+            raise IdentifyError(f"{path}: samples were written by a different version of fantasma")
+        return [DocCounts.from_dict(d) for d in raw["docs"]]
+    except IdentifyError:
+        raise
+    except Exception as exc:
+        raise IdentifyError(
+            f"{path}: your writing samples are corrupt ({exc}); run `fantasma profile clear`"
+        ) from exc
+
+
+def save_samples(docs: Sequence[DocCounts], path: Path | None = None) -> Path:
+    path = path or default_samples_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    payload = {"version": SAMPLES_VERSION, "docs": [d.to_dict() for d in docs]}
+    tmp.write_bytes(msgpack.packb(payload, use_bin_type=True))
+    tmp.replace(path)
+    return path
+
+
+def add_samples(texts: Iterable[str], path: Path | None = None) -> int:
+    """Learn per-chunk counts of your texts; returns how many chunks the samples now hold."""
+    try:
+        docs = load_samples(path) or []
+    except IdentifyError:
+        docs = []  # a corrupt file is replaced by what we learn now
+    docs.extend(samples_from_texts(texts))
+    save_samples(docs, path)
+    return len(docs)
+
+
+def clear_samples(path: Path | None = None) -> bool:
+    path = path or default_samples_path()
+    if path.exists():
+        path.unlink()
+        return True
+    return False
+
+
+# -- the three families -----------------------------------------------------------------------------
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def _tf(c: float) -> float:
+    return 1.0 + math.log(c) if c > 0 else 0.0
+
+
+def _ridge(x: np.ndarray, y: np.ndarray, weights: np.ndarray, lam: float) -> tuple[np.ndarray, float]:
+    """Weighted ridge regression in the primal (few features)."""
+    s = weights / weights.sum()
+    mean = s @ x
+    ybar = float(s @ y)
+    xc = x - mean
+    w = np.linalg.solve((xc.T * s) @ xc + lam * np.eye(x.shape[1]), (xc.T * s) @ (y - ybar))
+    return w, ybar - float(mean @ w)
+
+
+def _dual_ridge(
+    gram: np.ndarray, rows: np.ndarray, y: np.ndarray, weights: np.ndarray, lam: float
+) -> tuple[np.ndarray, float, np.ndarray]:
+    """Weighted ridge over the rows `rows` from the Gram matrix of all rows (many features, few rows).
+
+    Returns (beta, b, values of every row), with w = X[rows]^T beta - mean * sum(beta)."""
+    s = weights / weights.sum()
+    g = gram[np.ix_(rows, rows)]
+    gs = g @ s
+    sgs = float(s @ gs)
+    centered = g - gs[:, None] - gs[None, :] + sgs
+    ybar = float(s @ y)
+    alpha = np.linalg.solve(centered * s[None, :] + lam * np.eye(len(rows)), y - ybar)
+    beta = s * alpha
+    total = float(beta.sum())
+    g_all = gram[:, rows]
+    b = ybar - (float(gs @ beta) - sgs * total)
+    values = g_all @ beta - (g_all @ s) * total + b
+    return beta, b, values
+
+
+def _balanced(labels: np.ndarray) -> np.ndarray:
+    pos = max(1, int(labels.sum()))
+    neg = max(1, len(labels) - pos)
+    return np.where(labels, 0.5 / pos, 0.5 / neg)
+
+
+def _folds(n: int) -> np.ndarray:
+    return np.arange(n) % CV_FOLDS
+
+
+def _cv_values(x: np.ndarray, labels: np.ndarray, lam: float) -> np.ndarray:
+    """Held-out ridge values of every row (CV_FOLDS folds), for an honest calibration."""
+    out = np.zeros(len(labels))
+    folds = _folds(len(labels))
+    y = np.where(labels, 1.0, -1.0)
+    for k in range(CV_FOLDS):
+        train = folds != k
+        if labels[train].all() or not labels[train].any():
+            continue
+        w, b = _ridge(x[train], y[train], _balanced(labels[train]), lam)
+        out[~train] = x[~train] @ w + b
+    return out
+
+
+def _cv_values_dual(gram: np.ndarray, labels: np.ndarray, lam: float) -> np.ndarray:
+    out = np.zeros(len(labels))
+    folds = _folds(len(labels))
+    y = np.where(labels, 1.0, -1.0)
+    for k in range(CV_FOLDS):
+        train = np.flatnonzero(folds != k)
+        if labels[train].all() or not labels[train].any():
+            continue
+        _, _, values = _dual_ridge(gram, train, y[train], _balanced(labels[train]), lam)
+        out[folds == k] = values[folds == k]
+    return out
+
+
+@dataclass
+class Calibration:
+    center: float
+    scale: float
+    sign: float = 1.0
+
+    def z(self, value: float) -> float:
+        return self.sign * (value - self.center) / self.scale
+
+    @classmethod
+    def between(cls, user_values: np.ndarray, population_values: np.ndarray) -> Calibration:
+        """Boundary halfway between the classes' held-out means; a typical sample of yours at z = 2."""
+        mu, mp = float(np.mean(user_values)), float(np.mean(population_values))
+        return cls((mu + mp) / 2, max(abs(mu - mp) / 4, 1e-6), 1.0 if mu >= mp else -1.0)
+
+    @classmethod
+    def percentile(cls, population_values: np.ndarray, sign: float) -> Calibration:
+        """Typicality: the population median at z = 0, its 90th (or 10th) percentile at z ≈ 1.28."""
+        p50 = float(np.percentile(population_values, 50))
+        tail = float(np.percentile(population_values, 90 if sign > 0 else 10))
+        return cls(p50, max(abs(tail - p50) / 1.2816, 1e-9), sign)
+
+
+class Char3Model:
+    """value = w · x / |x| + b over sublinear-tf x idf char 3-grams (w = the centroid for typicality)."""
+
+    def __init__(self, vocab: list[str], idf: np.ndarray, w: np.ndarray, b: float, cal: Calibration):
+        self.index = {g: i for i, g in enumerate(vocab)}
+        self.idf, self.w, self.b, self.cal = idf, w, b, cal
+
+    def prepare(self, counts: DocCounts) -> list[float]:
+        s = q = 0.0
+        for g, c in counts.char3.items():
+            i = self.index.get(g)
+            if i is not None:
+                x = _tf(c) * self.idf[i]
+                s += self.w[i] * x
+                q += x * x
+        return [s, q]
+
+    def value(self, counts: DocCounts, cache: list[float]) -> float:
+        s, q = cache
+        return s / math.sqrt(q) + self.b if q > 0 else self.b
+
+    def _moved(self, counts: DocCounts, cache: list[float], delta: CountsDelta) -> list[float]:
+        s, q = cache
+        for g, dc in delta.char3.items():
+            i = self.index.get(g)
+            if i is None:
+                continue
+            old = counts.char3.get(g, 0)
+            xo, xn = _tf(old) * self.idf[i], _tf(old + dc) * self.idf[i]
+            s += self.w[i] * (xn - xo)
+            q += xn * xn - xo * xo
+        return [s, q]
+
+    def value_with(self, counts: DocCounts, cache: list[float], delta: CountsDelta) -> float:
+        return self.value(counts, self._moved(counts, cache, delta))
+
+    def update(self, counts: DocCounts, cache: list[float], delta: CountsDelta) -> list[float]:
+        return self._moved(counts, cache, delta)
+
+
+class DeltaModel:
+    """Cosine Delta: z-scored MFW frequencies; value = cos(z, yours) - max cos(z, population author)
+    with a profile, RMS z (distance from the population mean) without."""
+
+    def __init__(
+        self,
+        vocab: list[str],
+        mean: np.ndarray,
+        std: np.ndarray,
+        user: np.ndarray | None,
+        others: np.ndarray | None,
+        cal: Calibration,
+    ):
+        self.vocab = vocab
+        self.index = {w: i for i, w in enumerate(vocab)}
+        self.mean, self.std, self.cal = mean, std, cal
+        self.user = None if user is None else user / (np.linalg.norm(user) + 1e-12)
+        self.others = (
+            None if others is None else others / (np.linalg.norm(others, axis=1, keepdims=True) + 1e-12)
+        )
+
+    def prepare(self, counts: DocCounts) -> np.ndarray:
+        return np.asarray([counts.words.get(w, 0) for w in self.vocab], dtype=np.float64)
+
+    def _value(self, vec: np.ndarray, n_words: int) -> float:
+        z = (vec / max(1, n_words) - self.mean) / self.std
+        if self.user is None or self.others is None:
+            return float(np.sqrt(np.mean(z * z)))
+        zn = z / (np.linalg.norm(z) + 1e-12)
+        return float(zn @ self.user - np.max(self.others @ zn))
+
+    def value(self, counts: DocCounts, cache: np.ndarray) -> float:
+        return self._value(cache, counts.n_words)
+
+    def _moved(self, cache: np.ndarray, delta: CountsDelta) -> np.ndarray:
+        out = cache
+        for w, dc in delta.words.items():
+            i = self.index.get(w)
+            if i is not None:
+                if out is cache:
+                    out = cache.copy()
+                out[i] += dc
+        return out
+
+    def value_with(self, counts: DocCounts, cache: np.ndarray, delta: CountsDelta) -> float:
+        return self._value(self._moved(cache, delta), counts.n_words + delta.n_words)
+
+    def update(self, counts: DocCounts, cache: np.ndarray, delta: CountsDelta) -> np.ndarray:
+        return self._moved(cache, delta)
+
+
+def _fw_matrix(
+    word_counts: np.ndarray, n_words: np.ndarray, punct: np.ndarray, n_chars: np.ndarray
+) -> np.ndarray:
+    return np.hstack(
+        [word_counts / np.maximum(1, n_words)[:, None], 1000 * punct / np.maximum(1, n_chars)[:, None]]
+    )
+
+
+class FunctionWordModel:
+    """Function-word rates + punctuation per 1,000 characters, standardized; value = w · s + b with a
+    profile, RMS of s without."""
+
+    def __init__(self, mean: np.ndarray, std: np.ndarray, w: np.ndarray | None, b: float, cal: Calibration):
+        self.vocab = list(function_words())
+        self.index = {v: i for i, v in enumerate(self.vocab)}
+        self.p_index = {p: len(self.vocab) + i for i, p in enumerate(PUNCTUATION)}
+        self.mean, self.std, self.w, self.b, self.cal = mean, std, w, b, cal
+
+    def prepare(self, counts: DocCounts) -> np.ndarray:
+        return np.asarray(
+            [counts.words.get(v, 0) for v in self.vocab] + [counts.punct.get(p, 0) for p in PUNCTUATION],
+            dtype=np.float64,
+        )
+
+    def _value(self, vec: np.ndarray, n_words: int, n_chars: int) -> float:
+        nw = len(self.vocab)
+        f = np.concatenate([vec[:nw] / max(1, n_words), 1000 * vec[nw:] / max(1, n_chars)])
+        s = (f - self.mean) / self.std
+        if self.w is None:
+            return float(np.sqrt(np.mean(s * s)))
+        return float(s @ self.w + self.b)
+
+    def value(self, counts: DocCounts, cache: np.ndarray) -> float:
+        return self._value(cache, counts.n_words, counts.n_chars)
+
+    def _moved(self, cache: np.ndarray, delta: CountsDelta) -> np.ndarray:
+        out = cache
+        for key, dc in list(delta.words.items()) + [(k, v) for k, v in delta.punct.items()]:
+            i = self.index.get(key) if key not in self.p_index else self.p_index[key]
+            if i is not None:
+                if out is cache:
+                    out = cache.copy()
+                out[i] += dc
+        return out
+
+    def value_with(self, counts: DocCounts, cache: np.ndarray, delta: CountsDelta) -> float:
+        return self._value(
+            self._moved(cache, delta), counts.n_words + delta.n_words, counts.n_chars + delta.n_chars
+        )
+
+    def update(self, counts: DocCounts, cache: np.ndarray, delta: CountsDelta) -> np.ndarray:
+        return self._moved(cache, delta)
+
+
+# -- training ---------------------------------------------------------------------------------------
+
+
+def _idf(df: np.ndarray, n: int) -> np.ndarray:
+    return np.log((1 + n) / (1 + df)) + 1.0  # sklearn's smooth idf
+
+
+def _tfidf_rows(counts: np.ndarray, idf: np.ndarray) -> np.ndarray:
+    x = np.where(counts > 0, 1.0 + np.log(np.maximum(counts, 1)), 0.0) * idf
+    return x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-12)
+
+
+def _weighted_mean_std(x: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    s = weights / weights.sum()
+    mean = s @ x
+    std = np.sqrt(s @ (x - mean) ** 2) + 1e-9
+    return mean, std
+
+
+def _typicality_models(pop: Population) -> dict[str, Any]:
+    n = len(pop.authors)
+    idf = _idf((pop.char_counts > 0).sum(axis=0), n)
+    x = _tfidf_rows(pop.char_counts, idf)
+    centroid = x.mean(axis=0)
+    centroid /= np.linalg.norm(centroid)
+    char = Char3Model(pop.char_vocab, idf, centroid, 0.0, Calibration.percentile(x @ centroid, -1.0))
+
+    totals = pop.word_counts.sum(axis=0)
+    vocab = [pop.word_vocab[i] for i in np.argsort(-totals, kind="stable")[:MFW]]
+    freqs = pop.word_column(vocab) / np.maximum(1, pop.n_words)[:, None]
+    mean, std = freqs.mean(axis=0), freqs.std(axis=0) + 1e-9
+    rms = np.sqrt((((freqs - mean) / std) ** 2).mean(axis=1))
+    delta = DeltaModel(vocab, mean, std, None, None, Calibration.percentile(rms, 1.0))
+
+    fw = _fw_matrix(pop.word_column(function_words()), pop.n_words, pop.punct, pop.n_chars)
+    fmean, fstd = fw.mean(axis=0), fw.std(axis=0) + 1e-9
+    frms = np.sqrt((((fw - fmean) / fstd) ** 2).mean(axis=1))
+    fwm = FunctionWordModel(fmean, fstd, None, 0.0, Calibration.percentile(frms, 1.0))
+    return {"char3": char, "delta": delta, "function_words": fwm}
+
+
+def _profile_models(pop: Population, samples: Sequence[DocCounts]) -> dict[str, Any]:
+    n_u, n_p = len(samples), len(pop.authors)
+    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(n_p, dtype=bool)])
+    weights = _balanced(labels)
+    y = np.where(labels, 1.0, -1.0)
+
+    # char3: the population's vocabulary plus 3-grams in at least two of your chunks
+    known = set(pop.char_vocab)
+    user_df: Counter[str] = Counter()
+    for d in samples:
+        user_df.update(d.char3.keys())
+    extra = [g for g, k in user_df.most_common() if k >= min(2, n_u) and g not in known][:2000]
+    vocab = pop.char_vocab + extra
+    index = {g: i for i, g in enumerate(vocab)}
+    user_counts = np.zeros((n_u, len(vocab)))
+    for r, d in enumerate(samples):
+        for g, c in d.char3.items():
+            i = index.get(g)
+            if i is not None:
+                user_counts[r, i] = c
+    counts = np.vstack([user_counts, np.hstack([pop.char_counts, np.zeros((n_p, len(extra)))])])
+    idf = _idf((counts > 0).sum(axis=0), len(counts))
+    x = _tfidf_rows(counts, idf).astype(np.float32)
+    gram = (x @ x.T).astype(np.float64)  # one Gram matrix serves the model and every CV fold
+    everyone = np.arange(len(labels))
+    beta, b, _ = _dual_ridge(gram, everyone, y, weights, RIDGE_LAMBDA)
+    s_norm = weights / weights.sum()
+    w = x.T.astype(np.float64) @ beta - (s_norm @ x) * float(beta.sum())
+    held = _cv_values_dual(gram, labels, RIDGE_LAMBDA)
+    char = Char3Model(vocab, idf, w, b, Calibration.between(held[labels], held[~labels]))
+
+    # delta: your 300 most frequent words
+    user_total: Counter[str] = Counter()
+    for d in samples:
+        user_total.update(d.words)
+    mfw = [t for t, _ in user_total.most_common(MFW)]
+    user_words = np.asarray([[d.words.get(t, 0) for t in mfw] for d in samples], dtype=np.float64)
+    n_words = np.concatenate([[d.n_words for d in samples], pop.n_words])
+    freqs = np.vstack([user_words, pop.word_column(mfw)]) / np.maximum(1, n_words)[:, None]
+    mean, std = _weighted_mean_std(freqs, weights)
+    z = (freqs - mean) / std
+    user_z = z[labels]
+    others = np.stack([z[n_u:][pop.authors == a].mean(axis=0) for a in sorted(set(pop.authors))])
+    delta = DeltaModel(mfw, mean, std, user_z.mean(axis=0), others, Calibration(0.0, 1.0))
+    # calibration from leave-one-out centroids of your chunks
+    loo = []
+    for i in range(n_u):
+        centroid = (user_z.sum(axis=0) - user_z[i]) / max(1, n_u - 1)
+        probe = DeltaModel(mfw, mean, std, centroid, others, Calibration(0.0, 1.0))
+        loo.append(probe._value(user_words[i], int(n_words[i])))
+    delta.cal = Calibration(0.0, max(float(np.mean(loo)) / 2, 0.02))
+
+    # function words + punctuation
+    fw_words = pop.word_column(function_words())
+    user_fw = np.asarray([[d.words.get(t, 0) for t in function_words()] for d in samples], dtype=np.float64)
+    user_punct = np.asarray([[d.punct.get(p, 0) for p in PUNCTUATION] for d in samples], dtype=np.float64)
+    n_chars = np.concatenate([[d.n_chars for d in samples], pop.n_chars])
+    f = _fw_matrix(np.vstack([user_fw, fw_words]), n_words, np.vstack([user_punct, pop.punct]), n_chars)
+    fmean, fstd = _weighted_mean_std(f, weights)
+    s = (f - fmean) / fstd
+    fw_lambda = RIDGE_LAMBDA * s.shape[1]  # standardized features are ~1 each, not a unit-norm row
+    fw_w, fw_b = _ridge(s, y, weights, fw_lambda)
+    fheld = _cv_values(s, labels, fw_lambda)
+    fwm = FunctionWordModel(fmean, fstd, fw_w, fw_b, Calibration.between(fheld[labels], fheld[~labels]))
+    return {"char3": char, "delta": delta, "function_words": fwm}
+
+
+# -- the public API ---------------------------------------------------------------------------------
+
+
+@dataclass
+class IdentifiabilityReport:
+    score: float  # 0..1, how likely an attacker holding the samples links the text
+    families: dict[str, float]  # family -> 0..1
+    linked_by: list[str]  # families that still link the text
+    sentences: list[tuple[int, int, float]]  # (start, end, contribution to score)
+    mode: str  # "profile" | "typicality"
+    message: str = ""  # why the mode is what it is, when it is not what was asked for
+
+    def to_json(self) -> dict:
+        return {
+            "score": round(self.score, 4),
+            "families": {k: round(v, 4) for k, v in self.families.items()},
+            "linked_by": list(self.linked_by),
+            "sentences": [[s, e, round(c, 4)] for s, e, c in self.sentences],
+            "mode": self.mode,
+            "message": self.message,
+        }
+
+
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+[\"'”’)\]]*|\n|$)")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    out = []
+    for m in _SENTENCE.finditer(text):
+        s, e = m.span()
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e > s:
+            out.append((s, e))
+    return out
+
+
+class TextState:
+    """One text's counts and each family's running sums; edits are scored from their deltas."""
+
+    def __init__(self, ident: Identifiability, text: str):
+        self.ident = ident
+        self.text = text
+        self.counts = DocCounts.from_text(text)
+        self.caches = {f: m.prepare(self.counts) for f, m in ident.models.items()}
+
+    def zs(self) -> dict[str, float]:
+        return {f: m.cal.z(m.value(self.counts, self.caches[f])) for f, m in self.ident.models.items()}
+
+    def delta(self, start: int, end: int, replacement: str) -> CountsDelta:
+        return edit_delta(self.text, start, end, replacement)
+
+    def zs_with(self, delta: CountsDelta) -> dict[str, float]:
+        return {
+            f: m.cal.z(m.value_with(self.counts, self.caches[f], delta)) for f, m in self.ident.models.items()
+        }
+
+    def objective(self, zs: dict[str, float] | None = None) -> float:
+        return objective(self.zs() if zs is None else zs)
+
+    def try_edit(self, start: int, end: int, replacement: str) -> float:
+        """The objective after the edit, without applying it."""
+        return objective(self.zs_with(self.delta(start, end, replacement)))
+
+    def apply(self, start: int, end: int, replacement: str) -> None:
+        delta = self.delta(start, end, replacement)
+        for f, m in self.ident.models.items():
+            self.caches[f] = m.update(self.counts, self.caches[f], delta)
+        _apply(self.counts, delta)
+        self.text = self.text[:start] + replacement + self.text[end:]
+
+
+def objective(zs: dict[str, float]) -> float:
+    """What the search minimizes: the families' z summed, each floored once it is safely unlinked."""
+    return sum(max(z, Z_FLOOR) for z in zs.values())
+
+
+class Identifiability:
+    def __init__(self, models: dict[str, Any], mode: str, message: str = ""):
+        self.models = models
+        self.mode = mode
+        self.message = message
+
+    @classmethod
+    def load(
+        cls, profile: Any = None, *, population: Path | None = None, samples_path: Path | None = None
+    ) -> Identifiability:
+        """`profile` None: typicality vs the shipped population. Otherwise the stored samples
+        (`fantasma profile add`; a list of DocCounts is used as is). A missing or unreadable samples
+        file falls back to typicality with `message` saying why; a missing or corrupt population
+        raises IdentifyError (there is nothing to compare against)."""
+        pop = _population(population)
+        if profile is None:
+            return cls(_cached_typicality(pop), "typicality")
+        if isinstance(profile, list) and all(isinstance(d, DocCounts) for d in profile):
+            samples: list[DocCounts] | None = profile
+        else:
+            try:
+                samples = load_samples(samples_path)
+            except IdentifyError as exc:
+                return cls(_cached_typicality(pop), "typicality", f"{exc}; scored by typicality instead")
+        if not samples or len(samples) < 2:
+            why = (
+                "no writing samples yet (fantasma profile add)" if not samples else "only one writing sample"
+            )
+            return cls(_cached_typicality(pop), "typicality", f"{why}; scored by typicality instead")
+        return cls(_cached_profile(pop, samples), "profile")
+
+    @classmethod
+    def from_texts(cls, user_texts: list[str], *, population: Path | None = None) -> Identifiability:
+        """The eval's --profile path: samples made from texts in memory, nothing stored."""
+        return cls.load(samples_from_texts(user_texts), population=population)
+
+    def state(self, text: str) -> TextState:
+        return TextState(self, text)
+
+    def score(self, text: str, sentences: bool = True) -> IdentifiabilityReport:
+        state = self.state(text)
+        zs = state.zs()
+        probs = {f: _sigmoid(z) for f, z in zs.items()}
+        score = float(np.mean(list(probs.values())))
+        parts: list[tuple[int, int, float]] = []
+        if sentences:
+            for s, e in sentence_spans(text):
+                without = state.zs_with(state.delta(s, e, ""))
+                parts.append((s, e, score - float(np.mean([_sigmoid(z) for z in without.values()]))))
+        return IdentifiabilityReport(
+            score=score,
+            families=probs,
+            linked_by=[f for f in FAMILIES if probs.get(f, 0.0) >= LINK_THRESHOLD],
+            sentences=parts,
+            mode=self.mode,
+            message=self.message,
+        )
+
+
+_MODEL_CACHE: dict[str, dict[str, Any]] = {}
+
+
+def _cached_typicality(pop: Population) -> dict[str, Any]:
+    key = "typicality:" + pop.digest
+    with _LOCK:
+        if key not in _MODEL_CACHE:
+            _MODEL_CACHE[key] = _typicality_models(pop)
+        return _MODEL_CACHE[key]
+
+
+def _cached_profile(pop: Population, samples: Sequence[DocCounts]) -> dict[str, Any]:
+    digest = hashlib.sha256(msgpack.packb([d.to_dict() for d in samples], use_bin_type=True)).hexdigest()
+    key = f"profile:{pop.digest}:{digest}"
+    with _LOCK:
+        if key not in _MODEL_CACHE:
+            if len(_MODEL_CACHE) > 16:  # the eval trains one per author; a host needs one
+                _MODEL_CACHE.clear()
+            _MODEL_CACHE[key] = _profile_models(pop, samples)
+        return _MODEL_CACHE[key]
