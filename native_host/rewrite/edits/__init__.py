@@ -1,0 +1,78 @@
+"""Meaning-preserving edit proposals: span replacements the anonymization search picks from.
+
+    from native_host.rewrite.edits import Edit, propose
+    edits = propose(text, protected=[(s, e), ...])   # may overlap each other, never a protected span
+
+Families (one module each): `function_words` (whilst/while, contractions, connectives, which/that,
+...), `lexical` (curated WordNet synonyms in the right inflection), `syntax` (split/merge sentences,
+move adverbial clauses, punctuation alternations). Every edit applied alone leaves well-formed text:
+capitals at sentence starts, a/an agreement, spacing; no edit adds or removes a negation.
+Tables: data/ (built by scripts/build_lexicon.py). Figures: docs/anonymization-edits.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from native_host.rewrite.edits import function_words, lexical, syntax
+from native_host.rewrite.edits.text import Doc, Edit, article_for, negations
+
+__all__ = ["Edit", "propose"]
+
+_FAMILIES = (function_words.propose, lexical.propose, syntax.propose)
+
+
+def propose(text: str, protected: Sequence[tuple[int, int]] = ()) -> list[Edit]:
+    """All edits for `text`, sorted by start. `protected` spans (e.g. native_host.style.protect's,
+    names the user keeps) are never touched; numbers, URLs, code and quotations are protected here too."""
+    doc = Doc(text, protected)
+    seen: set[tuple[int, int, str]] = set()
+    out: list[Edit] = []
+    for family in _FAMILIES:
+        for edit in family(doc):
+            edit = _agree_article(doc, edit)
+            key = (edit.start, edit.end, edit.replacement)
+            if key in seen or text[edit.start : edit.end] == edit.replacement:
+                continue
+            if not doc.free(edit.start, edit.end):
+                continue
+            if negations(text[edit.start : edit.end]) != negations(edit.replacement):
+                continue
+            seen.add(key)
+            out.append(edit)
+    out.sort(key=lambda e: (e.start, e.end, e.replacement))
+    return out
+
+
+def _agree_article(doc: Doc, edit: Edit) -> Edit:
+    """When the replacement's first word changes a/an ("a large" -> "an enormous"), widen the edit over
+    the article before it and fix it."""
+    text = doc.text
+    head = edit.replacement.split(" ", 1)[0]
+    if not head or not head[0].isalpha():
+        return edit
+    k = edit.start - 1
+    while k >= 0 and text[k] == " ":
+        k -= 1
+    if k < 0 or k == edit.start - 1:
+        return edit
+    for article in ("a", "an", "A", "An"):
+        a_start = k - len(article) + 1
+        if (
+            a_start >= 0
+            and text[a_start : k + 1] == article
+            and (a_start == 0 or not text[a_start - 1].isalnum())
+        ):
+            wanted = article_for(head)
+            if wanted == article.lower():
+                return edit
+            fixed = wanted.capitalize() if article[0].isupper() else wanted
+            return Edit(
+                a_start,
+                edit.end,
+                fixed + text[k + 1 : edit.start] + edit.replacement,
+                edit.family,
+                edit.rule,
+                edit.needs_lm_check,
+            )
+    return edit

@@ -1,0 +1,643 @@
+"""Function-word and phrase alternations, both directions: whilst/while, in order to/to, each/every,
+contractions, sentence connectives, which/that, that-deletion, ...
+
+The attackers' feature spaces are full of exactly these words (Delta's 300 most frequent words are
+mostly function words), and every pair here says the same thing either way, so the search can move
+the text away from whichever the author prefers.
+
+A rule matches a run of words separated by spaces only (never across punctuation or a paragraph
+break) and may add a condition on the words around it. `needs_lm_check` is set where the swap is
+right in most but not all contexts (a sense or register the words alone cannot tell).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from native_host.rewrite.edits.text import Doc, Edit, match_case
+
+FAMILY = "function_word"
+Cond = Callable[[Doc, int, int], bool]  # (doc, first token, last token) -> rule applies
+
+
+@dataclass(frozen=True)
+class Rule:
+    src: tuple[str, ...]
+    dst: str
+    check: bool = False
+    when: Cond | None = None
+    name: str = ""
+
+
+# --- context helpers ----------------------------------------------------------------------------
+
+
+def _next(doc: Doc, j: int) -> str | None:
+    """The word after token j when only spaces separate them, else None (punctuation or the end)."""
+    return doc.norms[j + 1] if doc.plain_gap(j) else None
+
+
+def _prev(doc: Doc, i: int) -> str | None:
+    return doc.norms[i - 1] if i > 0 and doc.plain_gap(i - 1) else None
+
+
+def _is(word: str | None, pos: str, share: float = 0.5) -> bool:
+    from native_host.rewrite.edits.lexicon_data import pos_shares
+
+    return word is not None and pos_shares(word).get(pos, 0.0) >= share
+
+
+def _continues(doc: Doc, i: int, j: int) -> bool:
+    """Another word follows with no punctuation between: a contraction may not end a clause."""
+    return _next(doc, j) is not None
+
+
+def _question(doc: Doc, i: int, j: int) -> bool:
+    s, e = doc.sentences[doc.sentence_of(doc.tokens[i].start)]
+    return doc.text[s:e].rstrip("\"'”’)] ").endswith("?")
+
+
+def _sentence_initial_comma(doc: Doc, i: int, j: int) -> bool:
+    """The phrase opens its sentence and a comma follows it ("However, ...")."""
+    return doc.at_sentence_start(i) and doc.gap(j).startswith(", ") and j + 1 < len(doc.tokens)
+
+
+def _not(cond: Cond) -> Cond:
+    return lambda d, i, j: not cond(d, i, j)
+
+
+def _all(*conds: Cond) -> Cond:
+    return lambda d, i, j: all(c(d, i, j) for c in conds)
+
+
+def _next_not_in(words: str) -> Cond:
+    banned = set(words.split())
+    return lambda d, i, j: _next(d, j) not in banned
+
+
+def _next_in(words: str) -> Cond:
+    wanted = set(words.split())
+    return lambda d, i, j: _next(d, j) in wanted
+
+
+def _prev_not_in(words: str) -> Cond:
+    banned = set(words.split())
+    return lambda d, i, j: _prev(d, i) not in banned
+
+
+def _prev_in(words: str) -> Cond:
+    wanted = set(words.split())
+    return lambda d, i, j: _prev(d, i) in wanted
+
+
+def _before_number(doc: Doc, i: int, j: int) -> bool:
+    """A number (protected digits or a number word) follows."""
+    after = doc.text[doc.tokens[j].end : doc.tokens[j].end + 3]
+    return bool(re.match(r" [£$€]?\d", after)) or _next(doc, j) in _NUMBER_WORDS
+
+
+def _next_is(pos: str, share: float = 0.5) -> Cond:
+    return lambda d, i, j: _is(_next(d, j), pos, share)
+
+
+def _next_not_verbish(doc: Doc, i: int, j: int) -> bool:
+    nxt = _next(doc, j)
+    return nxt is not None and not _is(nxt, "v", 0.35)
+
+
+_NUMBER_WORDS = set(
+    "two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty sixty "
+    "seventy eighty ninety hundred thousand million billion dozen half".split()
+)
+SUBJECT_PRONOUNS = "i he she we they"
+_PARTICIPLES = set(
+    "been had got gotten done seen made known gone come taken given said told found thought brought "
+    "become begun written spoken heard felt left kept held lost met paid put read run sent set shown "
+    "stood understood won never always already just ever not".split()
+)
+
+
+def _aux_have(doc: Doc, i: int, j: int) -> bool:
+    """'have' is the perfect auxiliary: a participle (or never/already/...) follows."""
+    nxt = _next(doc, j)
+    return nxt is not None and (nxt in _PARTICIPLES or (nxt.endswith("ed") and _is(nxt, "v", 0.3)))
+
+
+# --- the rule table -----------------------------------------------------------------------------
+
+
+def _pair(a: str, b: str, check_ab: bool = False, check_ba: bool = False, when_ab=None, when_ba=None):
+    return [Rule(tuple(a.split()), b, check_ab, when_ab), Rule(tuple(b.split()), a, check_ba, when_ba)]
+
+
+def _group(members: list[str], check: frozenset[str] = frozenset(), when: Cond | None = None) -> list[Rule]:
+    """Every member to every other member; `check` marks members whose use as a *target* is uncertain."""
+    rules = []
+    for a in members:
+        for b in members:
+            if a != b:
+                rules.append(Rule(tuple(a.split()), b, a in check or b in check, when))
+    return rules
+
+
+def _connective_group(members: list[str], check: frozenset[str] = frozenset()) -> list[Rule]:
+    """Sentence-opening connectives that take a comma: "However, X" -> "Nevertheless, X" (the edit
+    covers the comma, so "However, X" -> "But X" can drop it)."""
+    return [
+        Rule(r.src, r.dst + ",", r.check, r.when) for r in _group(members, check, _sentence_initial_comma)
+    ]
+
+
+_WHILE_NOUN = "a the little short long worth this that whole"
+_EVERY_FIXED = (
+    "other single one thing body where day time bit last few now so once inch man penny second minute hour "
+    "week month year two three four five six seven eight nine ten twenty hundred"
+)
+_SAME_PHRASES = "same more less better worse way while time rest world"
+
+_CONTRACTIONS = [
+    ("do not", "don't"),
+    ("does not", "doesn't"),
+    ("did not", "didn't"),
+    ("is not", "isn't"),
+    ("are not", "aren't"),
+    ("was not", "wasn't"),
+    ("were not", "weren't"),
+    ("has not", "hasn't"),
+    ("have not", "haven't"),
+    ("had not", "hadn't"),
+    ("could not", "couldn't"),
+    ("would not", "wouldn't"),
+    ("should not", "shouldn't"),
+    ("must not", "mustn't"),
+    ("need not", "needn't"),
+    ("will not", "won't"),
+    ("cannot", "can't"),
+    ("it is", "it's"),
+    ("that is", "that's"),
+    ("there is", "there's"),
+    ("what is", "what's"),
+    ("who is", "who's"),
+    ("here is", "here's"),
+    ("he is", "he's"),
+    ("she is", "she's"),
+    ("i am", "i'm"),
+    ("you are", "you're"),
+    ("we are", "we're"),
+    ("they are", "they're"),
+    ("i will", "i'll"),
+    ("you will", "you'll"),
+    ("we will", "we'll"),
+    ("they will", "they'll"),
+    ("he will", "he'll"),
+    ("she will", "she'll"),
+    ("i would", "i'd"),
+    ("you would", "you'd"),
+    ("we would", "we'd"),
+    ("they would", "they'd"),
+    ("he would", "he'd"),
+    ("she would", "she'd"),
+]
+_HAVE_CONTRACTIONS = [
+    ("i have", "i've"),
+    ("you have", "you've"),
+    ("we have", "we've"),
+    ("they have", "they've"),
+]
+
+
+def _contraction_rules() -> list[Rule]:
+    rules: list[Rule] = []
+    for full, short in _CONTRACTIONS:
+        # Contracting needs a following word ("I know what it is." cannot end in "it's").
+        contract_when = _continues
+        if full.endswith(("is", "are", "am", "will", "would")) and not full.endswith("not"):
+            # "it is" before a participle-looking "been" reads as "it has"? no: "it is been" is
+            # ungrammatical anyway, so only the clause end matters here.
+            contract_when = _continues
+        rules.append(Rule(tuple(full.split()), short, False, contract_when, f"{full}->{short}"))
+        # Expanding a negative question ("Don't you see?") would give "Do not you see?".
+        expand_when = _not(_question) if short.endswith("n't") else None
+        if short.endswith("'s") or short.endswith("'d"):
+            continue  # ambiguous ('s = is/has, 'd = would/had): handled below
+        rules.append(Rule((short,), full, False, expand_when, f"{short}->{full}"))
+    for full, short in _HAVE_CONTRACTIONS:
+        rules.append(Rule(tuple(full.split()), short, False, _aux_have, f"{full}->{short}"))
+        rules.append(Rule((short,), full, False, None, f"{short}->{full}"))
+    for pron in "it that there what who here he she".split():
+        rules.append(Rule((pron + "'s",), pron + " has", False, _next_in("been got gotten had"), ""))
+        rules.append(
+            Rule((pron + "'s",), pron + " is", False, _next_not_in("been got gotten had done gone"), "")
+        )
+    for pron in "i you we they he she".split():
+        rules.append(Rule((pron + "'d",), pron + " had", False, _next_in("better been had"), ""))
+        rules.append(
+            Rule(
+                (pron + "'d",), pron + " would", False, _next_in("be like love rather have say think go"), ""
+            )
+        )
+    rules += _pair("let us", "let's", True, True, _continues)
+    rules.append(Rule(("can", "not"), "cannot", False, _next_not_in("only"), "can not->cannot"))
+    return rules
+
+
+def _rules() -> list[Rule]:
+    r: list[Rule] = []
+    r += _pair("whilst", "while", when_ba=_all(_prev_not_in(_WHILE_NOUN), _continues))
+    r += _pair("amongst", "among", when_ba=_continues)
+    r += _pair("amidst", "amid", when_ba=_continues)
+    r += _pair("towards", "toward")
+    r += _pair("afterwards", "afterward")
+    r += [
+        Rule(("upon",), "on", False, _prev_not_in("once")),
+        Rule(("on",), "upon", True, _prev_in(_ON_UPON_VERBS)),
+        Rule(("until",), "till", True, None),
+        Rule(("till",), "until", False, _prev_not_in("the a cash")),
+    ]
+    r += _pair("each other", "one another")
+    r += _pair("no one", "nobody")
+    r += _pair("everyone", "everybody")
+    r += _pair("someone", "somebody")
+    r += _pair("anyone", "anybody")
+    r += _pair("for example", "for instance")
+    r += _pair("as if", "as though")
+    r += _pair("a lot of", "lots of")
+    r += _pair("in spite of", "despite")
+    r += [Rule(("despite", "the", "fact", "that"), "although")]
+    r += [Rule(("whether", "or", "not"), "whether")]
+    r += [Rule(("whether",), "whether or not", True, _not(_or_follows))]
+    r += [Rule(("in", "order", "to"), "to"), Rule(("so", "as", "to"), "to")]
+    r += _pair("in order to", "so as to")
+    r += [Rule(("to",), "in order to", True, _purpose_to)]
+    r += _pair("in order that", "so that", check_ba=True, when_ba=_prev_not_in("and"))
+    r += [
+        Rule(("although",), "though", False, _continues),
+        Rule(("though",), "although", False, _all(_prev_not_in("as even"), _continues)),
+        Rule(("even", "though"), "although"),
+        Rule(("although",), "even though", True, _continues),
+    ]
+    r += _pair("maybe", "perhaps", check_ba=True)
+    r += [
+        Rule(("almost",), "nearly", False, _next_not_in("never no nothing none nobody nowhere")),
+        Rule(("nearly",), "almost", False, None),
+    ]
+    r += _pair("often", "frequently", check_ab=True)
+    r += _pair("usually", "generally", True, True)
+    r += _pair("usually", "normally", True, True)
+    r += _group(["currently", "at present", "at the moment"], frozenset({"at the moment"}))
+    r += [Rule(("at", "present"), "now")]
+    r += [
+        Rule(("such", "as"), "like", False, _prev_not_in("just")),
+        Rule(("like",), "such as", True, _like_example),
+    ]
+    r += [
+        Rule(("a", "number", "of"), "several", False, None),
+        Rule(("several",), "a number of", False, _next_is("n")),
+    ]
+    r += [
+        Rule(("the", "majority", "of"), "most of"),
+        Rule(("most", "of", "the"), "the majority of the", True, _next_not_in("time way day night year")),
+    ]
+    r += _pair(
+        "a great deal of", "much", check_ba=True, when_ba=_never
+    )  # only one way: "much" is often an adverb
+    r += [Rule(("a", "great", "deal"), "much", True, _not(_next_in("of")))]
+    r += _connective_group(
+        ["moreover", "furthermore", "in addition", "additionally", "what is more", "also", "besides"],
+        frozenset({"also", "besides", "what is more"}),
+    )
+    r += _connective_group(
+        ["therefore", "thus", "hence", "consequently", "as a result", "accordingly"],
+        frozenset({"hence", "accordingly"}),
+    )
+    r += _connective_group(
+        ["nevertheless", "nonetheless", "even so", "still", "however"], frozenset({"still", "even so"})
+    )
+    r += _connective_group(["in fact", "indeed", "actually"], frozenset({"actually", "indeed"}))
+    r += _connective_group(["finally", "lastly"], frozenset({"lastly"}))
+    r += _connective_group(["first", "firstly", "first of all"], frozenset())
+    r += _connective_group(["second", "secondly"], frozenset())
+    r += _connective_group(["third", "thirdly"], frozenset())
+    r += _connective_group(["of course", "naturally"], frozenset({"naturally"}))
+    r += _connective_group(["in general", "generally", "on the whole"], frozenset({"on the whole"}))
+    r += _connective_group(["in short", "in brief", "in sum"], frozenset({"in sum"}))
+    r += _connective_group(["similarly", "likewise", "in the same way"], frozenset())
+    r += _connective_group(
+        ["in contrast", "by contrast", "on the other hand"], frozenset({"on the other hand"})
+    )
+    r += _connective_group(["in other words", "that is to say"], frozenset({"that is to say"}))
+    r += _connective_group(["at first", "initially"], frozenset({"initially"}))
+    r += _connective_group(
+        ["in the end", "eventually", "ultimately"], frozenset({"ultimately", "eventually"})
+    )
+    r += _connective_group(["meanwhile", "in the meantime"], frozenset())
+    r += _connective_group(["for this reason", "because of this", "for that reason"], frozenset())
+    r += _connective_group(["to begin with", "to start with"], frozenset())
+    r += _connective_group(["in conclusion", "to conclude", "to sum up"], frozenset({"to sum up"}))
+    r += _connective_group(["unfortunately", "sadly"], frozenset({"sadly"}))
+    r += _connective_group(["fortunately", "luckily"], frozenset({"luckily"}))
+    r += _connective_group(["clearly", "obviously", "evidently"], frozenset({"evidently"}))
+    r += _connective_group(["besides", "anyway"], frozenset({"anyway", "besides"}))
+    # "However, X" <-> "But X"; "Therefore, X" <-> "So X" (the comma goes with the connective).
+    r += [
+        Rule(("however",), "but", False, _sentence_initial_comma, "however->but"),
+        Rule(("but",), "however,", True, _sentence_initial_plain, "but->however"),
+        Rule(("therefore",), "so", False, _sentence_initial_comma, "therefore->so"),
+        Rule(
+            ("so",),
+            "therefore,",
+            True,
+            _all(_sentence_initial_plain, _next_not_in(_SO_DEGREE)),
+            "so->therefore",
+        ),
+        Rule(("and", "so"), "and therefore", True, _next_not_in(_SO_DEGREE + " on forth")),
+        Rule(("and", "therefore"), "and so"),
+        Rule(("and", "thus"), "and so"),
+        Rule(("and", "so", "on"), "and so forth"),
+        Rule(("and", "so", "forth"), "and so on"),
+        Rule(("also",), "as well", True, _clause_final),
+        Rule(("too",), "as well", False, _all(_clause_final, _prev_not_in("me far all much"))),
+        Rule(("as", "well"), "too", False, _all(_clause_final, _not(_next_in("as")))),
+    ]
+    r += _pair("especially", "particularly", check_ba=True)
+    r += _pair("mainly", "mostly", True, True)
+    r += _pair("mainly", "chiefly", False, True)
+    r += _pair("largely", "mostly", True, True)
+    r += _pair("completely", "entirely", True, True)
+    r += _pair("entirely", "wholly", False, True)
+    r += _pair("certainly", "definitely", True, True)
+    r += _pair("soon", "shortly", True, True)
+    r += _pair(
+        "in general", "generally", when_ab=_not(_sentence_initial_comma), check_ba=True, when_ba=_never
+    )
+    r += _pair("aside from", "apart from", check_ba=True)
+    r += _pair("so long as", "as long as")
+    r += _pair("now and then", "from time to time")
+    r += _pair("on purpose", "deliberately", check_ba=True)
+    r += _pair("at once", "immediately", True, True, when_ab=_prev_not_in("all"))
+    r += _pair("at last", "finally", check_ba=True, when_ba=_never)
+    r += _pair("nowadays", "these days", True, True)
+    r += [
+        Rule(("prior", "to"), "before"),
+        Rule(("in", "the", "event", "that"), "if"),
+        Rule(("due", "to", "the", "fact", "that"), "because"),
+        Rule(("owing", "to", "the", "fact", "that"), "because"),
+        Rule(("outside", "of"), "outside", True),
+        Rule(("inside", "of"), "inside", True),
+        Rule(("off", "of"), "off"),
+        Rule(("whereas",), "while", False, _continues),
+        Rule(("because", "of"), "owing to", True),
+        Rule(("owing", "to"), "because of", False, _not(_next_in("the fact"))),
+        Rule(("due", "to"), "because of", True, _not(_next_in("the fact"))),
+    ]
+    r += _pair("all of the", "all the", when_ba=_next_not_in(_SAME_PHRASES))
+    r += _pair("all of these", "all these")
+    r += _pair("all of those", "all those")
+    r += _pair("all of his", "all his")
+    r += _pair("all of her", "all her")
+    r += _pair("all of their", "all their")
+    r += _pair("all of our", "all our")
+    r += _pair("all of my", "all my")
+    r += _pair("both of the", "both the")
+    r += _pair("both of these", "both these")
+    r += _pair("half of the", "half the", when_ba=_next_not_in("time"))
+    r += [
+        Rule(("about",), "around", False, _before_number),
+        Rule(("about",), "approximately", True, _before_number),
+        Rule(("around",), "about", False, _before_number),
+        Rule(("approximately",), "about", False, _before_number),
+        Rule(("more", "than"), "over", True, _before_number),
+        Rule(("over",), "more than", True, _before_number),
+    ]
+    r += [
+        Rule(("quite",), "rather", True, _all(_next_is("a", 0.6), _prev_not_in("not"))),
+        Rule(("rather",), "quite", True, _all(_next_is("a", 0.6), _prev_not_in("would had or"))),
+        Rule(("very",), "really", True, _next_is("a", 0.6)),
+        Rule(("really",), "very", True, _next_is("a", 0.6)),
+        Rule(("extremely",), "very", True, _next_is("a", 0.6)),
+        Rule(("a", "bit"), "a little", False, _next_not_in("of more")),
+        Rule(("a", "little"), "slightly", True, _next_is("a", 0.6)),
+        Rule(("slightly",), "a little", True, _next_is("a", 0.6)),
+        Rule(("rather", "than"), "instead of", True, _next_not_verbish),
+        Rule(("instead", "of"), "rather than", True, _next_not_verbish),
+    ]
+    r += [
+        Rule(("if",), "whether", False, _all(_prev_in(_ASK_VERBS), _not(_or_not_follows))),
+        Rule(("whether",), "if", False, _all(_prev_in(_ASK_VERBS), _not(_or_follows))),
+        Rule(("ought", "to"), "should", False, None),
+        Rule(("whom",), "who", True, _prev_not_in(_PREPOSITIONS)),
+    ]
+    r += _contraction_rules()
+    return r
+
+
+_SO_DEGREE = "many much far long few little that as to too very often well"
+_PREPOSITIONS = "of to for with from by in on at about upon among between through without under over into"
+_ASK_VERBS = (
+    "ask asked asks asking wonder wondered wonders wondering know knew see saw check checked doubt doubted "
+    "decide decided determine determined tell unsure sure"
+)
+_ON_UPON_VERBS = (
+    "depend depends depended depending rely relies relied relying based insist insists insisted dwell "
+    "dwelt dwelling imposed impose bestowed bestow conferred confer incumbent reflect reflected reflecting "
+    "entered enter embark embarked embarking touched touch"
+)
+
+
+def _never(doc: Doc, i: int, j: int) -> bool:
+    return False
+
+
+def _sentence_initial_plain(doc: Doc, i: int, j: int) -> bool:
+    return doc.at_sentence_start(i) and doc.plain_gap(j)
+
+
+def _clause_final(doc: Doc, i: int, j: int) -> bool:
+    """The phrase ends its clause (punctuation follows) and a word comes before it."""
+    return i > 0 and doc.plain_gap(i - 1) and re.match(r"[.,;:!?]", doc.gap(j)) is not None
+
+
+def _or_follows(doc: Doc, i: int, j: int) -> bool:
+    _, e = doc.sentences[doc.sentence_of(doc.tokens[i].start)]
+    return re.search(r"\bor\b", doc.text[doc.tokens[j].end : e]) is not None
+
+
+def _or_not_follows(doc: Doc, i: int, j: int) -> bool:
+    _, e = doc.sentences[doc.sentence_of(doc.tokens[i].start)]
+    return re.search(r"\bor not\b", doc.text[doc.tokens[j].end : e]) is not None
+
+
+_INFINITIVE_HEADS = set(
+    """want wants wanted wanting need needs needed try tries tried trying going able have has had ought used
+    seem seems seemed begin begins began start started decide decided hope hoped plan planned expect
+    expected like liked love loved hate continue continued fail failed refuse refused agree agreed promise
+    promised manage managed tend tends tended appear appears appeared wish wished seek sought attempt
+    attempted learn learned learnt choose chose order ordered allowed forced asked told is are was were
+    be been am about how what where when whether which who likely unlikely willing unable ready going
+    due supposed meant bound sure certain easy hard difficult impossible possible glad happy sorry
+    first last next only way time right according due up back down close next prior owing compared
+    in order as so enough too""".split()
+)
+
+
+def _purpose_to(doc: Doc, i: int, j: int) -> bool:
+    """'to' opens a purpose clause: a clearly verbal word follows, a non-infinitive-taking word precedes."""
+    prev, nxt = _prev(doc, i), _next(doc, j)
+    if prev is None or nxt is None or prev in _INFINITIVE_HEADS or not _is(prev, "n", 0.5):
+        return False
+    return _is(nxt, "v", 0.7) and doc.plain_gap(j + 1) if j + 1 < len(doc.tokens) else False
+
+
+def _like_example(doc: Doc, i: int, j: int) -> bool:
+    """'things like X': a plural noun before 'like' (so 'like' is no verb) and a noun after."""
+    prev = _prev(doc, i)
+    nxt = _next(doc, j)
+    return (
+        prev is not None
+        and prev.endswith("s")
+        and _is(prev, "n", 0.7)
+        and nxt is not None
+        and not _is(nxt, "v", 0.3)
+        and nxt not in set(SUBJECT_PRONOUNS.split())
+    )
+
+
+@cache
+def _index() -> dict[str, list[Rule]]:
+    out: dict[str, list[Rule]] = {}
+    for rule in _rules():
+        name = rule.name or f"{' '.join(rule.src)}->{rule.dst.rstrip(',')}"
+        out.setdefault(rule.src[0], []).append(Rule(rule.src, rule.dst, rule.check, rule.when, name))
+    return out
+
+
+def _render(doc: Doc, model: str, dst: str) -> str:
+    dst = dst.replace("'", doc.apostrophe)
+    if dst.startswith("i ") or dst.startswith(f"i{doc.apostrophe}") or dst == "i":
+        dst = "I" + dst[1:]
+    return match_case(model, dst)
+
+
+# --- relative pronouns, that-deletion, each/every ----------------------------------------------
+
+_THAT_VERBS = set(
+    """say says said think thinks thought know knows knew believe believes believed hope hopes hoped feel
+    feels felt suppose supposes supposed guess realize realized realise realised suggest suggested claim
+    claimed argue argued agree agreed admit admitted notice noticed fear feared doubt assume assumed
+    insist insisted find found show showed shown""".split()
+)
+_COMPLEMENT_NOUNS = set(
+    """fact idea belief notion hope claim news evidence possibility chance assumption view sense feeling
+    thought argument proof sign certainty doubt conviction condition requirement suggestion rule principle
+    proposition statement promise knowledge fear danger risk reason conclusion opinion impression
+    suspicion theory hypothesis point way time day moment extent degree so such""".split()
+)
+_PEOPLE = set(
+    """people person man men woman women child children boy boys girl girls friend friends student
+    students author authors writer writers those anyone someone everyone anybody somebody everybody one
+    officer officers citizen citizens member members teacher teachers worker workers parent parents
+    individual individuals stranger strangers gentleman gentlemen lady ladies""".split()
+)
+_AUX_AFTER_RELATIVE = set(
+    "is was are were has have had will would can could may might should must does did do".split()
+)
+_SUBJECT_STARTERS = set(
+    "i he she we they you it there this these those the a an his her their our my your its some many most".split()
+)
+
+
+def _relatives_and_determiners(doc: Doc) -> list[Edit]:
+    out: list[Edit] = []
+    toks, norms = doc.tokens, doc.norms
+    for i, t in enumerate(toks):
+        w = norms[i]
+        if not t.free:
+            continue
+        prev = _prev(doc, i)
+        nxt = _next(doc, i)
+        if w == "which" and prev is not None and _is(prev, "n", 0.6) and nxt is not None:
+            # Restrictive "which" (no comma before) -> "that"; "in which" etc. never match (prev is a noun).
+            if prev not in _COMPLEMENT_NOUNS:
+                out.append(Edit(t.start, t.end, match_case(t.text, "that"), FAMILY, "which->that", False))
+        elif w == "that" and prev is not None and nxt is not None and _is(prev, "n", 0.6):
+            if prev in _COMPLEMENT_NOUNS or _is(prev, "v", 0.3):
+                continue
+            if nxt in _AUX_AFTER_RELATIVE or _is(nxt, "v", 0.3):
+                target = "who" if prev in _PEOPLE else "which"
+                out.append(Edit(t.start, t.end, match_case(t.text, target), FAMILY, f"that->{target}", True))
+        elif (
+            w == "who"
+            and prev in _PEOPLE
+            and nxt is not None
+            and (nxt in _AUX_AFTER_RELATIVE or _is(nxt, "v", 0.6))
+        ):
+            out.append(Edit(t.start, t.end, match_case(t.text, "that"), FAMILY, "who->that", False))
+        if w == "that" and prev in _THAT_VERBS and nxt in _SUBJECT_STARTERS and i > 0:
+            # that-deletion: "said that he" -> "said he" (a subject follows, so "that" is no pronoun).
+            p = toks[i - 1]
+            if nxt in ("this", "these", "those") and not doc.plain_gap(i + 1):
+                continue
+            out.append(Edit(p.start, t.end, p.text, FAMILY, "that-deletion", False))
+        if (
+            w in _THAT_VERBS
+            and nxt in SUBJECT_PRONOUNS.split()
+            and i + 1 < len(toks)
+            and doc.plain_gap(i + 1)
+        ):
+            # that-insertion, never in dialogue tags ("..." said he): the verb must follow a word.
+            third = norms[i + 2] if i + 2 < len(toks) else None
+            if i > 0 and doc.plain_gap(i - 1) and (third in _AUX_AFTER_RELATIVE or _is(third, "v", 0.3)):
+                out.append(Edit(t.start, t.end, t.text + " that", FAMILY, "that-insertion", True))
+        if w in ("each", "every") and nxt is not None and i + 1 < len(toks):
+            if (
+                w == "each"
+                and nxt not in ("other", "of", "one")
+                and _is(nxt, "n", 0.6)
+                and not nxt.endswith("s")
+            ):
+                if prev not in ("between", "for") or prev is None:
+                    out.append(
+                        Edit(t.start, t.end, match_case(t.text, "every"), FAMILY, "each->every", False)
+                    )
+            elif (
+                w == "every"
+                and nxt not in _EVERY_FIXED.split()
+                and _is(nxt, "n", 0.6)
+                and prev not in ("almost", "nearly", "virtually", "practically", "not", "in")
+            ):
+                out.append(Edit(t.start, t.end, match_case(t.text, "each"), FAMILY, "every->each", False))
+    return out
+
+
+def propose(doc: Doc) -> list[Edit]:
+    index = _index()
+    toks, norms = doc.tokens, doc.norms
+    out: list[Edit] = []
+    n = len(toks)
+    for i in range(n):
+        rules = index.get(norms[i])
+        if not rules:
+            continue
+        for rule in rules:
+            k = len(rule.src)
+            j = i + k - 1
+            if j >= n or tuple(norms[i : j + 1]) != rule.src:
+                continue
+            if any(not doc.plain_gap(m) for m in range(i, j)) or not all(
+                toks[m].free for m in range(i, j + 1)
+            ):
+                continue
+            if rule.when is not None and not rule.when(doc, i, j):
+                continue
+            start, end = toks[i].start, toks[j].end
+            dst = rule.dst
+            if rule.when is _sentence_initial_comma:
+                end += 1  # the connective's comma: "However, X" -> "But X"
+            elif dst.endswith(",") and doc.text[end : end + 1] == ",":
+                dst = dst[:-1]
+            out.append(Edit(start, end, _render(doc, toks[i].text, dst), FAMILY, rule.name, rule.check))
+    out.extend(_relatives_and_determiners(doc))
+    return out

@@ -1,0 +1,83 @@
+"""Lexical substitutions: a content word for a curated synonym in the same inflection.
+
+The table (data/lexicon.tsv, scripts/build_lexicon.py) keeps only WordNet pairs that share each
+other's first sense, are both common and of similar frequency, minus a hand-written denylist. Here the
+word's part of speech in context is checked against the pair's: out of context from WordNet's tagged
+counts, in context from the word before it ("the close" is a noun, "they close" a verb). A pair whose
+sense or part of speech is not certain is proposed with needs_lm_check=True for the LM to judge.
+"""
+
+from __future__ import annotations
+
+from native_host.rewrite.edits.lexicon_data import pos_shares, substitutes
+from native_host.rewrite.edits.text import Doc, Edit, match_case
+
+FAMILY = "lexical"
+
+_DETERMINERS = set(
+    "the a an this that these those his her their our my your its some any every each no many several "
+    "few both either neither such another whose".split()
+)
+_VERB_CUES = set(
+    "to will would can could may might shall should must cannot i we they you he she it who not never "
+    "don't didn't doesn't won't can't couldn't wouldn't shouldn't did does do".split()
+)
+_ADJ_CUES = set("very too so more most quite rather less least how".split())
+
+
+def _context_pos(doc: Doc, i: int) -> set[str] | None:
+    """Parts of speech the word before token i allows, or None when it tells nothing."""
+    if i == 0 or not doc.plain_gap(i - 1):
+        return None
+    prev = doc.norms[i - 1]
+    if prev in _DETERMINERS:
+        return {"n", "a"}
+    if prev in _ADJ_CUES:
+        return {"a", "r"}
+    if prev in _VERB_CUES:
+        return {"v", "r"} if prev != "to" else {"v", "n"}  # "to close" / "to the close"
+    return None
+
+
+def propose(doc: Doc) -> list[Edit]:
+    out: list[Edit] = []
+    names = doc.capitalized_midsentence
+    for i, tok in enumerate(doc.tokens):
+        if not tok.free or not tok.text.isalpha():
+            continue
+        subs = substitutes(tok.norm)
+        if not subs:
+            continue
+        # A capital inside a sentence, or a word the text also capitalizes mid-sentence, is a name.
+        if not tok.text.islower() and (
+            not doc.at_sentence_start(i) or tok.norm in names or (tok.text.isupper() and len(tok.text) > 1)
+        ):
+            continue
+        shares = pos_shares(tok.norm)
+        allowed = _context_pos(doc, i)
+        for sub in subs:
+            share = shares.get(sub.pos, 0.0)
+            if share < 0.15:  # "steady" as a noun ("my steady"): too rare to bet on, even with a cue
+                continue
+            if allowed is not None:
+                if sub.pos not in allowed:
+                    continue
+                # The cue settles noun-vs-verb but not noun-vs-adjective: a minority use stays uncertain.
+                check = sub.needs_lm_check or share < 0.6
+            elif share >= 0.9:
+                check = sub.needs_lm_check
+            elif share >= 0.4:
+                check = True
+            else:
+                continue
+            out.append(
+                Edit(
+                    tok.start,
+                    tok.end,
+                    match_case(tok.text, sub.word),
+                    FAMILY,
+                    f"lex:{tok.norm}->{sub.word}",
+                    check,
+                )
+            )
+    return out

@@ -1,0 +1,69 @@
+"""The shipped tables (built offline by scripts/build_lexicon.py from WordNet + wordfreq), read once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+
+@dataclass(frozen=True, slots=True)
+class Substitute:
+    word: str
+    pos: str  # n | v | a | r
+    needs_lm_check: bool
+    pair: str  # "lemma>lemma", for the rule name
+
+
+class DataError(RuntimeError):
+    """A shipped table is missing or unreadable (a broken install)."""
+
+
+def _lines(name: str) -> list[str]:
+    try:
+        text = resources.files("native_host.rewrite.edits").joinpath("data", name).read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError) as exc:
+        raise DataError(f"edit table {name} is missing from the install ({exc}); reinstall fantasma") from exc
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+@cache
+def _pos_table() -> dict[str, tuple[float, dict[str, float]]]:
+    table: dict[str, tuple[float, dict[str, float]]] = {}
+    for line in _lines("pos.tsv"):
+        word, z, cells = line.split("\t")
+        shares = {}
+        for cell in cells.split(","):
+            p, v = cell.split("=")
+            shares[p] = float(v)
+        table[word] = (float(z), shares)
+    return table
+
+
+@cache
+def _substitutes() -> dict[str, tuple[Substitute, ...]]:
+    table: dict[str, list[Substitute]] = {}
+    for line in _lines("lexicon.tsv"):
+        surface, sub, pos, check, pair = line.split("\t")
+        table.setdefault(surface, []).append(Substitute(sub, pos, check == "1", pair))
+    return {k: tuple(v) for k, v in table.items()}
+
+
+def pos_shares(word: str) -> dict[str, float]:
+    """{'n': 0.7, 'v': 0.3} for a lower-case word; {'f': 1.0} for closed-class words; {} if unknown."""
+    entry = _pos_table().get(word)
+    return entry[1] if entry else {}
+
+
+def zipf(word: str) -> float:
+    """wordfreq's Zipf frequency as shipped (0.0 for words rarer than the table's floor)."""
+    entry = _pos_table().get(word)
+    return entry[0] if entry else 0.0
+
+
+def is_common_lower(word: str) -> bool:
+    return zipf(word) >= 3.0
+
+
+def substitutes(word: str) -> tuple[Substitute, ...]:
+    return _substitutes().get(word, ())

@@ -1,0 +1,230 @@
+"""Edit proposals (native_host.rewrite.edits): cases that must change, cases that must not, and the
+properties every proposal keeps (protected spans untouched, negations kept, well-formed text)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from native_host.rewrite.edits import Edit, propose
+from native_host.rewrite.edits.text import negations
+
+
+def apply(text: str, edit: Edit) -> str:
+    return text[: edit.start] + edit.replacement + text[edit.end :]
+
+
+def results(text: str, family: str | None = None) -> dict[str, list[str]]:
+    """rule -> the texts its edits give (one per edit)."""
+    out: dict[str, list[str]] = {}
+    for e in propose(text):
+        if family is None or e.family == family:
+            out.setdefault(e.rule, []).append(apply(text, e))
+    return out
+
+
+def all_results(text: str, family: str | None = None) -> set[str]:
+    return {t for ts in results(text, family).values() for t in ts}
+
+
+# --- function words: must change ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We waited whilst the rain fell.", "We waited while the rain fell."),
+        ("We waited while the rain fell.", "We waited whilst the rain fell."),
+        ("They met amongst the trees.", "They met among the trees."),
+        ("It depends upon the weather.", "It depends on the weather."),
+        ("It depends on the weather.", "It depends upon the weather."),
+        ("She left in order to catch the train.", "She left to catch the train."),
+        ("Each member will vote.", "Every member will vote."),
+        ("Every member will vote.", "Each member will vote."),
+        ("The house which stands on the hill is old.", "The house that stands on the hill is old."),
+        ("The house that stands on the hill is old.", "The house which stands on the hill is old."),
+        ("I think that he is right.", "I think he is right."),
+        ("I think he is right.", "I think that he is right."),
+        ("It is late and we should go.", "It's late and we should go."),
+        ("It's late and we should go.", "It is late and we should go."),
+        ("It's been a long day.", "It has been a long day."),
+        ("We do not agree.", "We don't agree."),
+        ("We don't agree.", "We do not agree."),
+        ("She cannot swim.", "She can't swim."),
+        ("However, the plan failed.", "But the plan failed."),
+        ("But the plan failed.", "However, the plan failed."),
+        ("However, the plan failed.", "Nevertheless, the plan failed."),
+        ("Moreover, the plan failed.", "Furthermore, the plan failed."),
+        ("Therefore, we stayed home.", "So we stayed home."),
+        ("Therefore, we stayed home.", "Thus, we stayed home."),
+        ("A number of people came.", "Several people came."),
+        ("Several people came.", "A number of people came."),
+        ("In spite of the rain, we went.", "Despite the rain, we went."),
+        ("I wonder whether or not it works.", "I wonder whether it works."),
+        ("Cities such as Paris are busy.", "Cities like Paris are busy."),
+        ("Cities like Paris are busy.", "Cities such as Paris are busy."),
+        ("At present the roads are closed.", "Currently the roads are closed."),
+        ("They helped each other.", "They helped one another."),
+        ("All of the books were wet.", "All the books were wet."),
+        ("All the books were wet.", "All of the books were wet."),
+        ("She came about 20 minutes late.", "She came around 20 minutes late."),
+        ("I asked if it was ready.", "I asked whether it was ready."),
+        ("We liked it too.", "We liked it as well."),
+        ("It was quite cold.", "It was rather cold."),
+        ("I'm tired.", "I am tired."),
+        ("I am tired of it.", "I'm tired of it."),
+        ("She was an honest woman, although poor.", "She was an honest woman, though poor."),
+    ],
+)
+def test_function_word_changes(text: str, expected: str) -> None:
+    assert expected in all_results(text, "function_word"), sorted(all_results(text, "function_word"))
+
+
+# --- function words: must not change -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        ("We rested for a while.", "We rested for a whilst."),
+        ("I know what it is.", "I know what it's."),
+        ("Don't you see?", "Do not you see?"),
+        ("The man, which was odd, left.", "The man, that was odd, left."),
+        ("The fact that he left is sad.", "The fact which he left is sad."),
+        ("I know that is true.", "I know is true."),
+        ("They love each of them.", "They love every of them."),
+        ("We meet every day.", "We meet each day."),
+        ("It is all the same to me.", "It is all of the same to me."),
+        ("So many people came.", "Therefore, many people came."),
+        ("I like the idea.", "I such as the idea."),
+        ("He talked about the war.", "He talked around the war."),
+        ("Once upon a time there was a king.", "Once on a time there was a king."),
+        ("He turned on the light.", "He turned upon the light."),
+    ],
+)
+def test_function_word_must_not(text: str, forbidden: str) -> None:
+    assert forbidden not in all_results(text)
+
+
+# --- lexical ------------------------------------------------------------------------------------
+
+
+def test_lexical_changes_common_words_in_the_right_form() -> None:
+    text = "The buildings were enormous and the streets were quiet."
+    got = all_results(text, "lexical")
+    assert got, "no lexical edit on plain prose"
+    for t in got:
+        assert t.endswith(".") and t.count(" ") == text.count(" ")
+
+
+def test_lexical_leaves_names_alone() -> None:
+    text = "We met Rose and Hope at the Grand Hotel yesterday."
+    for e in propose(text):
+        assert e.family != "lexical" or text[e.start : e.end].islower(), e
+
+
+def test_article_agreement_is_fixed() -> None:
+    text = "It was a huge building."
+    for t in all_results(text, "lexical"):
+        words = t.split()
+        i = words.index(next(w for w in words if w in ("a", "an")))
+        assert words[i] == ("an" if words[i + 1][0] in "aeiou" else "a"), t
+
+
+# --- protected spans and negations ----------------------------------------------------------------
+
+PROTECTED_TEXT = (
+    'He said "we do not agree upon anything whilst it rains" and left. '
+    "See https://example.org/upon/whilst for 1,200 details; run `do not whilst` here. "
+    "Mail anna.upon@example.com today. The buildings were enormous and we waited whilst it rained."
+)
+
+
+def test_no_edit_touches_quotes_urls_numbers_code_or_emails() -> None:
+    text = PROTECTED_TEXT
+    keep = [m.span() for m in re.finditer(r'"[^"]*"|https://\S+|1,200|`[^`]*`|anna\.upon@example\.com', text)]
+    edits = propose(text)
+    assert edits  # "left", "See", "details", "Mail", "today" leave room for something
+    for e in edits:
+        for s, t in keep:
+            assert e.end <= s or e.start >= t, (e, text[s:t])
+
+
+def test_caller_protected_spans_are_respected() -> None:
+    text = "We waited whilst the rain fell on the buildings."
+    start = text.index("whilst")
+    edits = propose(text, protected=[(start, start + len("whilst"))])
+    assert not any(e.start < start + 6 and e.end > start for e in edits)
+    assert any(e.rule == "whilst->while" for e in propose(text))
+
+
+NEGATION_TEXTS = [
+    "We do not think that it is wise, and nobody can say that it isn't.",
+    "It is not clear whether or not they will come; no one knows.",
+    "She never said that he cannot win, but however you look at it, nothing is certain.",
+]
+
+
+@pytest.mark.parametrize("text", NEGATION_TEXTS)
+def test_negations_never_added_or_dropped(text: str) -> None:
+    for e in propose(text):
+        assert negations(apply(text, e)) == negations(text), (e, apply(text, e))
+
+
+# --- every edit alone keeps the text well-formed -------------------------------------------------
+
+PROSE = (
+    "However, the committee did not agree. It is clear that we must act whilst there is time, and I "
+    "think that the proposal which was made by the council is the best one. Each member will vote "
+    "on it tomorrow. The majority of the people said they would come in order to help, although the "
+    "weather was very cold. A number of large houses stood empty; their owners had left the city "
+    "because the roads were dangerous. It was the mayor who closed the bridge. We waited for a while. "
+    "Then we went home, and the children slept."
+)
+
+
+def _well_formed(text: str) -> list[str]:
+    problems = []
+    if "  " in text:
+        problems.append("double space")
+    if re.search(r"\s[,.;:!?]", text):
+        problems.append("space before punctuation")
+    if re.search(r"[,;:][^\s\"'”’)]", text):
+        problems.append("no space after , ; :")
+    if re.search(r"[.!?]\s+[a-z]", text):
+        problems.append("lower-case sentence start")
+    if re.search(r"\ba [aeiou]", text, re.I) and not re.search(r"\ba (?:uni|use|one|eu)", text, re.I):
+        problems.append("a before vowel")
+    if re.search(r"\ban [bcdfgjklmnpqrstvwxyz]", text, re.I):
+        problems.append("an before consonant")
+    if re.search(r",,|\.\.|,\.|\.,", text):
+        problems.append("doubled punctuation")
+    if not text[0].isupper():
+        problems.append("lower-case text start")
+    return problems
+
+
+def test_every_edit_alone_is_well_formed() -> None:
+    edits = propose(PROSE)
+    assert len(edits) > 25
+    assert not _well_formed(PROSE)
+    for e in edits:
+        out = apply(PROSE, e)
+        assert not _well_formed(out), (e, _well_formed(out), out)
+
+
+def test_edits_are_sorted_valid_spans_with_known_families() -> None:
+    edits = propose(PROSE)
+    assert edits == sorted(edits, key=lambda e: (e.start, e.end, e.replacement))
+    for e in edits:
+        assert 0 <= e.start < e.end <= len(PROSE)
+        assert e.family in ("lexical", "function_word", "syntax")
+        assert e.rule and isinstance(e.needs_lm_check, bool)
+        assert PROSE[e.start : e.end] != e.replacement
+
+
+def test_empty_and_plain_inputs() -> None:
+    assert propose("") == []
+    assert propose("   \n\n ") == []
+    assert propose("12345 67") == []
