@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # System packages the tests need (Debian): Chromium and Firefox ESR for the end-to-end extension tests,
-# Node/npm for the extension's JS unit tests and `web-ext lint`.
+# Node/npm for the extension's JS unit tests and `web-ext lint`, strace for the host's no-network test
+# (tests/host/test_no_network.py).
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v firefox-esr >/dev/null 2>&1 || need+=(firefox-esr)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
+command -v strace >/dev/null 2>&1 || need+=(strace)
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

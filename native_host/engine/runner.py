@@ -21,6 +21,10 @@ import onnxruntime as ort
 from native_host.engine.config import StateSpec
 from native_host.engine.errors import ModelDirError, RuntimeUnsupportedError
 
+# onnxruntime's own switch, for telemetry providers that ignore ORT_DISABLE_TELEMETRY (Windows builds
+# log through ETW); the POSIX event queue is kept off by that variable, set in native_host/__init__.py.
+ort.disable_telemetry_events()
+
 # The ops our exporters emit beyond the standard domain, and the first onnxruntime with CPU kernels for all.
 CONTRIB_OPS_MIN_VERSION = {
     "MatMulNBits": "1.17",

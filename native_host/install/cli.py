@@ -32,6 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
     uninst.add_argument("--system", action="store_true", help="undo a --system install")
     doc = sub.add_parser("doctor", help="check the registration and talk to the host once")
     doc.add_argument("--system", action="store_true", help="check the --system registration")
+    doc.add_argument(
+        "--delete-telemetry-queue",
+        action="store_true",
+        help="delete onnxruntime's telemetry queue (~/.cache/Microsoft/DeveloperTools/.onnxruntime) if found",
+    )
     return parser
 
 
@@ -46,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
             uninstall(env)
             status = 0
         else:
-            status = doctor(env)
+            status = doctor(env, delete_telemetry_queue=args.delete_telemetry_queue)
     except InstallError as exc:
         for line in env.out:
             print(line)

@@ -1,5 +1,5 @@
 """`fantasma-host doctor`: every registered manifest is well-formed and points at a launcher that
-starts and answers a real framed `hello`."""
+starts and answers a real framed `hello`; onnxruntime's telemetry is off and no queue of it is left."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from native_host.host import framing
+from native_host.install import telemetry
 from native_host.install.installer import Env, registered_manifests, sandbox_notes
 from native_host.install.locations import CHROMIUM_ORIGIN, GECKO_ID, HOST_NAME, Browser
 
@@ -87,9 +88,32 @@ def _tail(data: bytes) -> str:
     return data.decode("utf-8", "replace").strip()[-400:] or "(empty)"
 
 
-def doctor(env: Env) -> int:
+def telemetry_report(env: Env, delete_queue: bool = False) -> int:
+    """Lines about onnxruntime's telemetry into env.out; returns the number of problems (a queue left
+    on disk is reported, and deleted on request, but is not a problem of this install)."""
+    off, detail = telemetry.probe(env.interpreter)
+    env.out.append(f"telemetry: {'off' if off else 'PROBLEM'}: {detail}")
+    for queue in telemetry.existing_queues(env.home):
+        files, size = telemetry.queue_size(queue)
+        what = f"onnxruntime telemetry queue at {queue} ({files} files, {size} bytes)"
+        if delete_queue:
+            try:
+                telemetry.delete_queue(queue)
+            except OSError as exc:
+                env.out.append(f"telemetry: PROBLEM: cannot delete the {what}: {exc}")
+                return (0 if off else 1) + 1
+            env.out.append(f"telemetry: deleted the {what}")
+        else:
+            env.out.append(
+                f"telemetry: found an {what}, left by an earlier run or another onnxruntime program; "
+                "delete it with: fantasma-host doctor --delete-telemetry-queue"
+            )
+    return 0 if off else 1
+
+
+def doctor(env: Env, delete_telemetry_queue: bool = False) -> int:
     """Prints a report into env.out; 0 when at least one browser is registered and everything works."""
-    failures = 0
+    failures = telemetry_report(env, delete_telemetry_queue)
     launchers: dict[str, list[str]] = {}
     registered = 0
     for browser, manifest_path in registered_manifests(env):

@@ -24,6 +24,8 @@ class Embedder:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
+        ort.disable_telemetry_events()  # see native_host/engine/runner.py
+
         model_dir = Path(model_dir)
         missing = [f for f in (EMBEDDER_FILE, "tokenizer.json", META_FILE) if not (model_dir / f).exists()]
         if missing:

@@ -282,3 +282,52 @@ def test_cli_install_doctor_uninstall_in_a_temporary_home(tmp_path, isolated_hom
     assert not (home / ".config/chromium/NativeMessagingHosts").exists()
     bad = run("install", "--browser", "safari")
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
+
+
+def test_doctor_reports_telemetry_off_and_deletes_a_queue_on_request(tmp_path, isolated_home, monkeypatch):
+    from native_host.install import telemetry
+
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    env = make_env(tmp_path, "linux", fantasma_home=str(isolated_home))
+    install(env, ["chromium"])
+    queue = env.home / ".cache/Microsoft/DeveloperTools/.onnxruntime"
+    queue.mkdir(parents=True)
+    (queue / "deviceid").write_text("3f1c0000-0000-0000-0000-000000000000")
+    (queue / "onnxruntime.db").write_bytes(b"\0" * 100)
+    neighbour = queue.parent / "other-tool.json"  # not ours to delete
+    neighbour.write_text("{}")
+
+    env.out.clear()
+    assert doctor(env) == 0, env.out  # a leftover queue is reported, not a failure of this install
+    report = "\n".join(env.out)
+    assert "telemetry: off: onnxruntime" in report and "ORT_DISABLE_TELEMETRY=1" in report, report
+    assert f"queue at {queue} (2 files, 136 bytes)" in report and "--delete-telemetry-queue" in report
+    assert queue.is_dir()
+
+    env.out.clear()
+    assert doctor(env, delete_telemetry_queue=True) == 0, env.out
+    assert any(line.startswith("telemetry: deleted the onnxruntime telemetry queue") for line in env.out)
+    assert not queue.exists() and neighbour.read_text() == "{}"
+    with pytest.raises(ValueError):
+        telemetry.delete_queue(neighbour.parent)
+    assert (
+        "--delete-telemetry-queue"
+        in subprocess.run(
+            [sys.executable, "-m", "native_host", "doctor", "--help"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout
+    )
+
+
+def test_telemetry_probe_catches_an_onnxruntime_imported_without_the_package(monkeypatch):
+    """The probe's detector: onnxruntime imported on its own (telemetry on) leaves a queue, and the
+    probe says so; imported after native_host it leaves none."""
+    from native_host.install import telemetry
+
+    off, detail = telemetry.probe()
+    assert off, detail
+    monkeypatch.setattr(telemetry, "PROBE_CODE", "import onnxruntime\nprint('', onnxruntime.__version__)\n")
+    off, detail = telemetry.probe()
+    assert not off and "still created a telemetry queue" in detail, detail
