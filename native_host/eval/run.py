@@ -4,6 +4,7 @@ chunks before and after rewriting; meaning similarity, protected-token keep rate
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import time
@@ -15,13 +16,16 @@ from typing import Any
 
 import numpy as np
 
+from native_host.eval import naturalness, sentences
 from native_host.eval.attackers import ATTACKERS
-from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+from native_host.eval.corpora import CorpusError, find_corpus, load_manifest, split_corpus
 
 DEFAULT_CORPORA = ("federalist", "brontes", "sotu")
 # Goals from the issue: measured and reported, not asserted.
 GOAL_MARGIN = 0.10  # every attacker at most chance + 10 points after `strong`
 GOAL_SIMILARITY = 0.85
+GOAL_DROP = 0.20  # every attacker at least 20 points below its accuracy on the original text
+GOAL_PERPLEXITY_RATIO = 1.3
 
 
 class EvalDependencyMissing(RuntimeError):
@@ -53,6 +57,10 @@ class EvalOptions:
     model_dir: Path | None = None
     embedder_dir: Path | None = None
     out_dir: Path = Path("eval-report")
+    # True: each author's rewrite minimizes a surrogate trained on that author's training chunks (what
+    # `fantasma profile add` gives a user); False: typicality against the shipped population.
+    profile: bool = False
+    seed: int = 0  # which changed sentences are sampled for reading
 
 
 @dataclass
@@ -68,11 +76,56 @@ class ChunkOutcome:
     windows: int
     reason: str
     rejections: dict[str, int] = field(default_factory=dict)  # guard → rejected candidates
+    perplexity_ratio: float | None = None  # rewritten / original, by the default model
+    identifiability_before: float | None = None  # the surrogate's score, 0..1
+    identifiability_after: float | None = None
+    linked_by_after: list[str] = field(default_factory=list)  # surrogate families still linking it
     original: str = field(repr=False, default="")
     rewritten: str = field(repr=False, default="")
 
 
-def _rewrite_chunk(text: str, options: EvalOptions):
+def parse_corpus_spec(spec: str) -> tuple[str, int | None]:
+    """ "problemC:5" → ("problemC", 5): a corpus with its own author count; "federalist" → (…, None)."""
+    name, _, count = spec.partition(":")
+    if not count:
+        return name.strip(), None
+    if not count.strip().isdigit() or int(count) < 2:
+        raise CorpusError(f"{spec!r}: the author count after ':' must be a whole number of at least 2")
+    return name.strip(), int(count)
+
+
+def _identify_module() -> Any:
+    """native_host.style.identify, or None while it is not installed."""
+    try:
+        return importlib.import_module("native_host.style.identify")
+    except ImportError:
+        return None
+
+
+def _surrogates(split: Any, profile: bool) -> dict[str, Any]:
+    """author → the Identifiability the rewrite minimizes for that author's test chunks.
+
+    With `profile`, trained on the author's training chunks only (never a test chunk), as a user's
+    `fantasma profile add` samples would be; else the typicality model, the same for every author.
+    """
+    identify = _identify_module()
+    if identify is None:
+        if profile:
+            raise EvalDependencyMissing(
+                "--profile needs the identifiability model (native_host.style.identify), which this "
+                "installation does not have"
+            )
+        return {}
+    if not profile:
+        typical = identify.Identifiability.load(None)
+        return {author: typical for author in split.authors}
+    return {
+        author: identify.Identifiability.from_texts([c.text for c in split.train if c.author == author])
+        for author in split.authors
+    }
+
+
+def _rewrite_chunk(text: str, options: EvalOptions, identifiability: Any = None):
     from native_host.rewrite import RewriteOptions, rewrite
 
     rewrite_options = RewriteOptions(
@@ -83,7 +136,28 @@ def _rewrite_chunk(text: str, options: EvalOptions):
     )
     if options.max_new_tokens is not None:
         rewrite_options = replace(rewrite_options, max_new_tokens=options.max_new_tokens)
-    return rewrite(text, rewrite_options)
+    if identifiability is None:
+        return rewrite(text, rewrite_options)
+    return rewrite(text, rewrite_options, identifiability=identifiability)
+
+
+def _score(identifiability: Any, result: Any, which: str, text: str) -> dict | None:
+    """The result's own identifiability report when the pipeline gave one, else the surrogate's."""
+    report = getattr(result, f"identifiability_{which}", None)
+    if report is None and identifiability is not None:
+        report = identifiability.score(text)
+    if report is None:
+        return None
+    return report if isinstance(report, dict) else report.to_json()
+
+
+def _language_model(options: EvalOptions) -> Any:
+    from native_host.rewrite import models
+
+    try:
+        return models.get_engine(options.model_dir)
+    except models.ModelUnavailable:
+        return None
 
 
 _GUARD = re.compile(r"\[(\w+)\]")
@@ -110,12 +184,19 @@ def _embedder(options: EvalOptions):
 def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) -> dict:
     check_dependencies()
     manifest = load_manifest()
-    corpora = [find_corpus(name, manifest) for name in options.corpora]
-    splits = [
-        split_corpus(c, options.authors, options.chunks_per_author, options.train_chunks_per_author)
-        for c in corpora
-    ]
+    splits = []
+    for spec in options.corpora:
+        name, authors = parse_corpus_spec(spec)
+        splits.append(
+            split_corpus(
+                find_corpus(name, manifest),
+                authors or options.authors,
+                options.chunks_per_author,
+                options.train_chunks_per_author,
+            )
+        )
     embedder = _embedder(options)
+    language_model = _language_model(options)
     started = time.perf_counter()
     corpus_reports = []
     outcomes: list[ChunkOutcome] = []
@@ -123,12 +204,21 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
         log(
             f"{split.corpus}: {len(split.authors)} authors, {len(split.train)} train / {len(split.test)} test chunks"
         )
+        surrogates = _surrogates(split, options.profile)
         rewritten = []
         for k, chunk in enumerate(split.test):
+            surrogate = surrogates.get(chunk.author)
             t = time.perf_counter()
-            result = _rewrite_chunk(chunk.text, options)
+            result = _rewrite_chunk(chunk.text, options, surrogate)
             seconds = time.perf_counter() - t
             similarity = embedder.document_similarity(chunk.text, result.text) if embedder else None
+            ratio = (
+                naturalness.perplexity_ratios(language_model, [chunk.text], [result.text])[0]
+                if language_model is not None
+                else None
+            )
+            before = _score(surrogate, result, "before", chunk.text)
+            after = _score(surrogate, result, "after", result.text)
             llm_windows = sum(1 for w in result.windows if w.path == "llm")
             outcomes.append(
                 ChunkOutcome(
@@ -143,6 +233,10 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
                     len(result.windows),
                     result.reason,
                     _rejections(result),
+                    ratio,
+                    None if before is None else float(before["score"]),
+                    None if after is None else float(after["score"]),
+                    [] if after is None else list(after.get("linked_by", [])),
                     chunk.text,
                     result.text,
                 )
@@ -152,6 +246,12 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
                 f"  chunk {k + 1}/{len(split.test)} ({chunk.author}): {result.path}, "
                 f"{llm_windows}/{len(result.windows)} windows by the LLM, {seconds:.1f} s"
                 + (f", similarity {similarity:.3f}" if similarity is not None else "")
+                + (f", perplexity ×{ratio:.2f}" if ratio is not None else "")
+                + (
+                    f", identifiability {before['score']:.2f} → {after['score']:.2f}"
+                    if before is not None and after is not None
+                    else ""
+                )
             )
         train_texts = [c.text for c in split.train]
         train_authors = [c.author for c in split.train]
@@ -175,9 +275,24 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
             }
         )
     total_seconds = time.perf_counter() - started
+    samples, changed = sentences.sample_changed(
+        [(o.corpus, o.author, o.original, o.rewritten) for o in outcomes], seed=options.seed
+    )
     report = _summarize(options, corpus_reports, outcomes, total_seconds)
+    report["changed_sentences"] = {
+        "file": sentences.SAMPLES_FILE,
+        "seed": options.seed,
+        "changed_places": changed,
+        "samples": [s.to_json() for s in samples],
+    }
     _write(report, outcomes, options.out_dir)
+    sentences.write_markdown(Path(options.out_dir) / sentences.SAMPLES_FILE, samples, changed, options.seed)
     return report
+
+
+def _mean(values: list[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return float(np.mean(present)) if present else None
 
 
 def _summarize(
@@ -192,15 +307,26 @@ def _summarize(
         after = float(np.mean([c["attackers"][name]["rewritten"] for c in corpora]))
         overall_attackers[name] = {"original": original, "rewritten": after, "chance": chance}
     sims = [o.similarity for o in outcomes if o.similarity is not None]
+    ratios = [o.perplexity_ratio for o in outcomes if o.perplexity_ratio is not None]
     words = sum(o.words for o in outcomes)
     windows = sum(o.windows for o in outcomes)
     mean_similarity = float(np.mean(sims)) if sims else None
+    mean_ratio = float(np.mean(ratios)) if ratios else None
     keep_rate = float(np.mean([o.keep_rate for o in outcomes])) if outcomes else 1.0
+    linked: Counter[str] = Counter(family for o in outcomes for family in o.linked_by_after)
     overall: dict[str, Any] = {
         "attackers": overall_attackers,
         "mean_similarity": mean_similarity,
         "min_similarity": float(np.min(sims)) if sims else None,
         "protected_keep_rate": keep_rate,
+        "perplexity_ratio": mean_ratio,
+        "max_perplexity_ratio": float(np.max(ratios)) if ratios else None,
+        "identifiability": {
+            "mode": "profile" if options.profile else "typicality",
+            "before": _mean([o.identifiability_before for o in outcomes]),
+            "after": _mean([o.identifiability_after for o in outcomes]),
+            "still_linked_by": dict(linked.most_common()),  # family → chunks it still links
+        },
         "seconds_per_100_words": 100 * sum(o.seconds for o in outcomes) / max(1, words),
         "llm_window_share": sum(o.llm_windows for o in outcomes) / windows if windows else 0.0,
         "chunks": len(outcomes),
@@ -212,15 +338,22 @@ def _summarize(
         for c in corpora
         for name in ATTACKERS
     )
+    dropped = all(
+        c["attackers"][name]["rewritten"] <= c["attackers"][name]["original"] - GOAL_DROP + 1e-9
+        for c in corpora
+        for name in ATTACKERS
+    )
     goals = {
+        "attackers_20_points_below_original": dropped,
         "attackers_within_chance_plus_10": within,
         "mean_similarity_at_least_0_85": mean_similarity is not None and mean_similarity >= GOAL_SIMILARITY,
         "protected_tokens_100_percent": keep_rate >= 1.0 - 1e-9,
+        "perplexity_ratio_at_most_1_3": mean_ratio is not None and mean_ratio <= GOAL_PERPLEXITY_RATIO,
     }
     opts = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(options).items()}
     opts["corpora"] = list(options.corpora)
     return {
-        "version": 1,
+        "version": 2,
         "options": opts,
         "model": model_status(options.model_dir, options.embedder_dir),
         "corpora": corpora,
@@ -272,7 +405,13 @@ def plot(report: dict, path: Path) -> Path:
     fig.suptitle(
         f"strength {report['options']['strength']}: meaning similarity "
         f"{'n/a' if sim is None else f'{sim:.3f}'}, protected tokens {overall['protected_keep_rate'] * 100:.1f}%, "
-        f"{overall['seconds_per_100_words']:.1f} s/100 words",
+        f"{overall['seconds_per_100_words']:.1f} s/100 words"
+        + (
+            f", perplexity ×{overall['perplexity_ratio']:.2f}"
+            if overall.get("perplexity_ratio") is not None
+            else ""
+        )
+        + (", --profile" if report["options"].get("profile") else ""),
         fontsize=10,
     )
     fig.tight_layout(rect=(0, 0.07, 1, 1))  # room for the legend under the bars
@@ -303,6 +442,33 @@ def format_table(report: dict) -> str:
         f"{overall['llm_window_share'] * 100:.0f}% of windows rewritten by the LLM, "
         f"{overall['chunks']} chunks / {overall['words']} words"
     )
+    ratio, worst = overall.get("perplexity_ratio"), overall.get("max_perplexity_ratio")
+    lines.append(
+        "naturalness: perplexity rewritten/original "
+        + ("n/a (no language model)" if ratio is None else f"{ratio:.2f} (mean), {worst:.2f} (max)")
+        + (
+            f", min meaning similarity {overall['min_similarity']:.3f}"
+            if overall.get("min_similarity")
+            else ""
+        )
+    )
+    ident = overall.get("identifiability") or {}
+    if ident.get("before") is not None and ident.get("after") is not None:
+        linked = ident.get("still_linked_by") or {}
+        lines.append(
+            f"identifiability ({ident['mode']}): {ident['before']:.2f} → {ident['after']:.2f} (mean); "
+            + (
+                "still linked by: " + ", ".join(f"{family} ({n} chunks)" for family, n in linked.items())
+                if linked
+                else "no family still links a chunk"
+            )
+        )
+    changed = report.get("changed_sentences")
+    if changed:
+        lines.append(
+            f"{len(changed['samples'])} of {changed['changed_places']} changed places sampled "
+            f"(seed {changed['seed']}) to read: {changed['file']}"
+        )
     goals = report["goals"]
     lines.append("goals: " + ", ".join(f"{k}={'yes' if v else 'no'}" for k, v in goals.items()))
     if report.get("rejections_by_guard"):

@@ -39,7 +39,8 @@ def test_attackers_identify_original_authors():
         assert accuracy >= 0.75, f"{name} is too weak to be a meaningful attacker ({accuracy})"
 
 
-def test_eval_small_slice_report(tmp_path, capsys, embedder_model_dir):
+@pytest.mark.slow
+def test_eval_small_slice_report(tmp_path, capsys, embedder_model_dir, host_llm_dir):
     out = tmp_path / "report"
     args = [
         "eval",
@@ -57,16 +58,18 @@ def test_eval_small_slice_report(tmp_path, capsys, embedder_model_dir):
         str(out),
         "--quiet",
     ]
-    # The eval finds the embedder where `fantasma setup` puts it.
+    # The eval finds the embedder and the language model where `fantasma setup` puts them.
     from native_host import paths
 
     paths.embedder_dir().parent.mkdir(parents=True, exist_ok=True)
     paths.embedder_dir().symlink_to(embedder_model_dir, target_is_directory=True)
+    paths.default_model_dir().symlink_to(host_llm_dir, target_is_directory=True)
     assert main(args) == 0
     table = capsys.readouterr().out
     assert (
         "char3" in table and "delta" in table and "function_words" in table and "meaning similarity" in table
     )
+    assert "perplexity rewritten/original" in table and "changed_sentences.md" in table
 
     report = json.loads((out / "eval_report.json").read_text())
     assert [c["corpus"] for c in report["corpora"]] == ["federalist_papers", "bronte_sisters"]
@@ -81,11 +84,25 @@ def test_eval_small_slice_report(tmp_path, capsys, embedder_model_dir):
     assert 0.85 <= overall["mean_similarity"] <= 1.0  # the neutralizer barely moves meaning
     assert overall["protected_keep_rate"] == pytest.approx(1.0, abs=0.02)
     assert overall["seconds_per_100_words"] > 0
+    # light strength only touches surface markers: as fluent to the model as the original
+    assert 0.8 <= overall["perplexity_ratio"] <= 1.2 and overall["max_perplexity_ratio"] < 1.5
     assert set(report["goals"]) == {
+        "attackers_20_points_below_original",
         "attackers_within_chance_plus_10",
         "mean_similarity_at_least_0_85",
         "protected_tokens_100_percent",
+        "perplexity_ratio_at_most_1_3",
     }
+    changed = report["changed_sentences"]
+    assert 0 < len(changed["samples"]) <= 20 and changed["changed_places"] >= len(changed["samples"])
+    chunks = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    for sample in changed["samples"]:
+        chunk = chunks[sample["chunk"]]
+        assert sample["original"] != sample["rewritten"]
+        assert sample["original"] in " ".join(chunk["original"].split())
+        assert sample["rewritten"] in " ".join(chunk["rewritten"].split())
+    readable = (out / "changed_sentences.md").read_text()
+    assert all(sample["rewritten"].replace("|", "\\|") in readable for sample in changed["samples"])
     assert (out / "eval_report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert len((out / "samples.jsonl").read_text().splitlines()) == 24
 

@@ -1,0 +1,83 @@
+"""The eval's extra figures: perplexity ratio (real default model), sampled changed sentences, the
+NAME:N corpus setting."""
+
+from __future__ import annotations
+
+import pytest
+
+from native_host.eval import naturalness, sentences
+from native_host.eval.corpora import CorpusError, find_corpus, load_manifest, split_corpus
+from native_host.eval.run import parse_corpus_spec
+
+FLUENT = (
+    "The library closes early on Sundays, so members who want to borrow books should come in the "
+    "morning. The staff are always happy to help anyone who needs it."
+)
+# The same words in a scrambled order: what a broken rewrite looks like to a language model.
+SCRAMBLED = (
+    "Sundays the on closes early library, members so come want to who books borrow should morning in "
+    "the. Always staff the needs are happy help to it anyone who."
+)
+
+
+@pytest.fixture(scope="module")
+def engine(host_llm_dir):
+    from native_host.engine import Engine
+
+    return Engine.load(host_llm_dir)
+
+
+@pytest.mark.slow
+def test_perplexity_ratio_is_one_for_the_same_text_and_high_for_word_salad(engine):
+    same, salad = naturalness.perplexity_ratios(engine, [FLUENT, FLUENT], [FLUENT, SCRAMBLED])
+    assert same == pytest.approx(1.0, abs=1e-6)
+    assert salad is not None and salad > 2.0, salad
+    assert naturalness.perplexity_ratios(engine, ["Hi"], ["Hi"]) in ([None], [pytest.approx(1.0)])
+
+
+@pytest.mark.slow
+def test_one_pass_fallback_agrees_with_the_engine_scorer(engine):
+    """The fallback (one forward pass, logits of every position) must give what the engine's own
+    scorer gives, where the engine has one; without it, a value for every token after the first."""
+    fallback = naturalness._logprobs_one_pass(engine, FLUENT)
+    assert fallback.shape == (len(engine.encode(FLUENT)) - 1,)
+    assert (fallback <= 0).all() and naturalness.perplexity(fallback) > 1.0
+    if callable(getattr(engine, "score_texts", None)):
+        scored = naturalness.token_logprobs(engine, [FLUENT])[0]
+        assert scored[-len(fallback) :] == pytest.approx(fallback, abs=0.05)
+
+
+def test_changed_pairs_align_splits_and_skip_unchanged_sentences():
+    original = "The cat sat. It was warm, and the dog slept. Nothing else happened."
+    rewritten = "The cat sat. It was warm. The dog slept. Nothing else happened."
+    assert sentences.changed_pairs(original, rewritten) == [
+        ("It was warm, and the dog slept.", "It was warm. The dog slept.")
+    ]
+    assert sentences.changed_pairs(original, original) == []
+
+
+def test_sample_is_seeded_bounded_and_written_side_by_side(tmp_path):
+    chunks = [
+        ("c", "A", f"Sentence {i} stays. Word {i} old.", f"Sentence {i} stays. Word {i} new.") for i in range(30)
+    ]
+    first, total = sentences.sample_changed(chunks, k=20, seed=3)
+    again, _ = sentences.sample_changed(chunks, k=20, seed=3)
+    other, _ = sentences.sample_changed(chunks, k=20, seed=4)
+    assert total == 30 and len(first) == 20 and first == again and first != other
+    assert all(s.original.endswith("old.") and s.rewritten.endswith("new.") for s in first)
+    few, total = sentences.sample_changed(chunks[:5], k=20)
+    assert total == 5 and len(few) == 5
+    path = sentences.write_markdown(tmp_path / "s.md", first, total, 3)
+    rows = [line for line in path.read_text().splitlines() if line.startswith("| ") and "old." in line]
+    assert len(rows) == 20 and all(row.count(" | ") == 3 for row in rows)
+
+
+def test_corpus_spec_gives_a_five_author_setting():
+    assert parse_corpus_spec("problemC:5") == ("problemC", 5)
+    assert parse_corpus_spec("federalist") == ("federalist", None)
+    for bad in ("problemC:1", "problemC:x"):
+        with pytest.raises(CorpusError, match="author count"):
+            parse_corpus_spec(bad)
+    split = split_corpus(find_corpus("problemC", load_manifest()), 5, 2, 4)
+    assert split.corpus == "aaac_problem_c" and len(split.authors) == 5
+    assert len(split.test) == 10 and not {c.text for c in split.test} & {c.text for c in split.train}
