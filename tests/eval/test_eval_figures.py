@@ -58,7 +58,8 @@ def test_changed_pairs_align_splits_and_skip_unchanged_sentences():
 
 def test_sample_is_seeded_bounded_and_written_side_by_side(tmp_path):
     chunks = [
-        ("c", "A", f"Sentence {i} stays. Word {i} old.", f"Sentence {i} stays. Word {i} new.") for i in range(30)
+        ("c", "A", f"Sentence {i} stays. Word {i} old.", f"Sentence {i} stays. Word {i} new.")
+        for i in range(30)
     ]
     first, total = sentences.sample_changed(chunks, k=20, seed=3)
     again, _ = sentences.sample_changed(chunks, k=20, seed=3)
