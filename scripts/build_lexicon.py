@@ -37,6 +37,8 @@ MAX_ZIPF_RISE = 1.8  # ... and not so much commoner that it is a different regis
 DOMINANT_SENSE = 0.6  # share of a word's tagged uses its first sense needs to skip the LM check
 MIN_TAGGED = 5  # below this many tagged uses WordNet's sense order is a guess
 POS_TABLE_MIN_ZIPF = 2.5
+MIN_SENSE_SHARE = 0.15  # a sense used less than this is not worth an LM call
+SUBSTITUTE_SENSES = 3  # the shared sense must be among the substitute's first this many
 MAX_SUBSTITUTES = 4  # per source word and part of speech: the search's LM budget is finite
 
 # Closed-class words: never substituted, marked 'f' in pos.tsv.
@@ -84,7 +86,9 @@ class WordNet:
         self.index: dict[str, dict[str, list[int]]] = {p: {} for p in POS_NAMES}
         self.exc: dict[str, dict[str, list[str]]] = {p: defaultdict(list) for p in POS_NAMES}
         self.inverse_exc: dict[str, dict[str, list[str]]] = {p: defaultdict(list) for p in POS_NAMES}
-        self.counts: dict[tuple[str, str, str, str], int] = {}
+        self.counts: dict[tuple[str, str, str, str, str, str], int] = {}
+        self.heads: dict[int, int] = {}  # adjective satellite synset -> its head synset
+        self.satellites: dict[int, list[int]] = defaultdict(list)  # head synset -> satellite synsets
         for pos, name in POS_NAMES.items():
             self._read_data(pos, root / f"data.{name}")
             self._read_index(pos, root / f"index.{name}")
@@ -97,8 +101,8 @@ class WordNet:
         for line in (root / "cntlist.rev").read_text(encoding="latin-1").splitlines():
             key, _num, cnt = line.split()
             lemma, rest = key.split("%")
-            ss, lexfile, lex_id = rest.split(":")[:3]
-            self.counts[(lemma, "3" if ss == "5" else ss, lexfile, lex_id)] = int(cnt)
+            ss, lexfile, lex_id, head, head_id = rest.split(":")[:5]
+            self.counts[(lemma, ss, lexfile, lex_id, head, head_id)] = int(cnt)
 
     def _read_data(self, pos: str, path: Path) -> None:
         for line in path.read_text(encoding="latin-1").splitlines():
@@ -113,6 +117,13 @@ class WordNet:
                 # "?" so it matches no lower-case word.
                 words.append((raw if raw.islower() else "?" + raw.lower(), f[5 + 2 * k]))
             self.synsets[(pos, offset)] = (lexfile, ss_type, words)
+            if ss_type == "s":  # the sense key of a satellite names its cluster's head ("&" pointer)
+                p = 4 + 2 * w_cnt
+                for k in range(int(f[p])):
+                    if f[p + 1 + 4 * k] == "&":
+                        self.heads[offset] = int(f[p + 2 + 4 * k])
+                        self.satellites[int(f[p + 2 + 4 * k])].append(offset)
+                        break
 
     def _read_index(self, pos: str, path: Path) -> None:
         for line in path.read_text(encoding="latin-1").splitlines():
@@ -125,10 +136,14 @@ class WordNet:
 
     def sense_count(self, pos: str, lemma: str, offset: int) -> int:
         lexfile, ss_type, words = self.synsets[(pos, offset)]
-        ss = "3" if ss_type == "s" else SS_NUM[ss_type]
+        head, head_id = "", ""
+        if ss_type == "s" and offset in self.heads:
+            head_word, head_lex = self.synsets[(pos, self.heads[offset])][2][0]
+            head, head_id = head_word.lstrip("?"), f"{int(head_lex, 16):02d}"
         for w, lex_id in words:
             if w == lemma:
-                return self.counts.get((lemma, ss, lexfile, f"{int(lex_id, 16):02d}"), 0)
+                key = (lemma, SS_NUM[ss_type], lexfile, f"{int(lex_id, 16):02d}", head, head_id)
+                return self.counts.get(key, 0)
         return 0
 
     def sense_counts(self, pos: str, lemma: str) -> list[int]:
@@ -374,12 +389,19 @@ def pairs(wn: WordNet, deny_words: set[str], deny_pairs: set[tuple[str, str]]):
             found: dict[str, tuple[bool, tuple]] = {}
             for rank, offset in enumerate(offsets):
                 share = counts[rank] / total if total else (1.0 if rank == 0 else 0.0)
-                if share < 0.25 and not (rank == 0 and total < MIN_TAGGED):
+                if share < MIN_SENSE_SHARE and not (rank == 0 and total < MIN_TAGGED):
                     continue
                 _, _, words = wn.synsets[(pos, offset)]
                 if all(x != w for x, _ in words):  # w is a name in this sense ("Will", "Bill")
                     continue
-                for s, _ in words:
+                # Adjectives: also the words of the synsets "similar to" this one (head <-> satellites):
+                # "necessary" ~ "essential"; never the tier without the LM check.
+                similar = []
+                if pos == "a" and rank == 0:
+                    for other in [wn.heads.get(offset), *wn.satellites.get(offset, [])]:
+                        if other is not None:
+                            similar += [(x, other) for x, _ in wn.synsets[(pos, other)][2]]
+                for s, s_offset in [(x, offset) for x, _ in words] + similar:
                     if s == w or s in found or not usable(s) or s in STOP_LEMMAS or s in deny_words:
                         continue
                     if (w, s) in deny_pairs or _spelling_variant(w, s) or w.startswith(s) or s.startswith(w):
@@ -388,27 +410,48 @@ def pairs(wn: WordNet, deny_words: set[str], deny_pairs: set[tuple[str, str]]):
                     if zs < MIN_SUBSTITUTE_ZIPF or zs < zw - MAX_ZIPF_DROP or zs > zw + MAX_ZIPF_RISE:
                         continue
                     s_offsets = wn.index[pos].get(s, [])
-                    if offset not in s_offsets[:2]:
+                    if s_offset not in s_offsets[: 1 if s_offset != offset else SUBSTITUTE_SENSES]:
                         continue
-                    s_rank = s_offsets.index(offset)
-                    s_tagged = wn.sense_count(pos, s, offset)
+                    s_rank = s_offsets.index(s_offset) + (s_offset != offset)
+                    s_tagged = wn.sense_count(pos, s, s_offset)
                     s_pos = pos_shares(wn, s).get(pos, 0.0)
                     if s_pos < 0.3 or (s_tagged == 0 and sum(wn.sense_counts(pos, s)) >= MIN_TAGGED):
                         continue  # the substitute is used in another sense or part of speech
+                    if pos == "n" and s.endswith("s") and wn.lemmas("n", s) - {s}:
+                        continue  # "authorities" for "government": a plural-only sense
+                    s_total = sum(wn.sense_counts(pos, s))
                     sure = (
                         rank == 0
                         and s_rank == 0
                         and total >= MIN_TAGGED
                         and share >= DOMINANT_SENSE
-                        and s_tagged >= 1
-                        and w_pos >= 0.5
-                        and s_pos >= 0.5
-                        and abs(zs - zw) <= 1.0
+                        and s_tagged >= max(1.0, DOMINANT_SENSE * s_total)
+                        and w_pos >= 0.7
+                        and s_pos >= 0.7
+                        and abs(zs - zw) <= 0.8
                     )
                     found[s] = (not sure, (not sure, rank, s_rank, -zs))
             best = sorted(found.items(), key=lambda kv: kv[1][1])[:MAX_SUBSTITUTES]
             for s, (check, _order) in best:
                 yield pos, w, s, check
+
+
+def read_curated(path: Path):
+    """(a, b, pos, needs_lm_check, condition) from data/lexicon_curated.tsv, both directions where marked."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split("\t") + [""] * 6
+        a, b, pos, direction, check, cond = (c.strip() for c in cells[:6])
+        yield a, b, pos, check == "1", cond
+        if direction == "<>":
+            yield b, a, pos, check == "1", cond
+
+
+def phrase_forms(pos: str, phrase: str, wn: WordNet) -> dict[str, str]:
+    """forms() of a phrase's first word, the rest appended ("come into" -> "came into")."""
+    head, _, rest = phrase.partition(" ")
+    return {slot: f + (" " + rest if rest else "") for slot, f in forms(pos, head, wn).items()}
 
 
 def main() -> int:
@@ -445,12 +488,16 @@ def main() -> int:
         encoding="utf-8",
     )
 
-    # lexicon.tsv: surface -> substitute, same slot.
-    out: dict[tuple[str, str, str], tuple[bool, str]] = {}
+    # lexicon.tsv: surface -> substitute, same slot. Curated pairs first (they win a tie).
+    out: dict[tuple[str, str, str], tuple[bool, str, str]] = {}
     n_pairs = 0
-    for pos, w, s, check in pairs(wn, deny_words, deny_pairs):
+    curated = [
+        (pos, a, b, check, cond) for a, b, pos, check, cond in read_curated(DATA / "lexicon_curated.tsv")
+    ]
+    wordnet = [(pos, w, s, check, "") for pos, w, s, check in pairs(wn, deny_words, deny_pairs)]
+    for pos, w, s, check, cond in curated + wordnet:
         n_pairs += 1
-        fw, fs = forms(pos, w, wn), forms(pos, s, wn)
+        fw, fs = phrase_forms(pos, w, wn), phrase_forms(pos, s, wn)
         by_surface: dict[str, set[str]] = defaultdict(set)
         for slot, form in fw.items():
             if slot in fs:
@@ -462,14 +509,14 @@ def main() -> int:
             if sub == surface or (surface, sub) in deny_pairs:
                 continue
             key = (surface, sub, pos)
-            prev = out.get(key)
-            out[key] = (check and (prev[0] if prev else True), f"{w}>{s}")
+            if key not in out:
+                out[key] = (check, f"{w}>{s}", cond)
     lines = [
-        f"{surface}\t{sub}\t{pos}\t{int(check)}\t{pair}"
-        for (surface, sub, pos), (check, pair) in sorted(out.items())
+        f"{surface}\t{sub}\t{pos}\t{int(check)}\t{pair}\t{cond}"
+        for (surface, sub, pos), (check, pair, cond) in sorted(out.items())
     ]
     (DATA / "lexicon.tsv").write_text(
-        "# surface\tsubstitute\tpos\tneeds_lm_check\tlemma pair (built by scripts/build_lexicon.py)\n"
+        "# surface\tsubstitute\tpos\tneeds_lm_check\tlemma pair\tcontext condition (built by scripts/build_lexicon.py)\n"
         + "\n".join(lines)
         + "\n",
         encoding="utf-8",

@@ -207,7 +207,7 @@ def _well_formed(text: str) -> list[str]:
 
 def test_every_edit_alone_is_well_formed() -> None:
     edits = propose(PROSE)
-    assert len(edits) > 25
+    assert len(edits) > 40
     assert not _well_formed(PROSE)
     for e in edits:
         out = apply(PROSE, e)
@@ -228,3 +228,63 @@ def test_empty_and_plain_inputs() -> None:
     assert propose("") == []
     assert propose("   \n\n ") == []
     assert propose("12345 67") == []
+
+
+# --- syntax -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "We waited for hours at the station, and we went home.",
+            "We waited for hours at the station. We went home.",
+        ),
+        (
+            "We waited for hours at the station, but we went home.",
+            "We waited for hours at the station. But we went home.",
+        ),
+        (
+            "We waited for hours at the station, and we went home.",
+            "We waited for hours at the station and we went home.",
+        ),
+        (
+            "The old house was empty; its roof leaked badly.",
+            "The old house was empty. Its roof leaked badly.",
+        ),
+        ("It rained all day. We stayed inside.", "It rained all day; we stayed inside."),
+        ("It rained all day. We stayed inside.", "It rained all day, and we stayed inside."),
+        ("We stayed inside because it was raining hard.", "Because it was raining hard, we stayed inside."),
+        ("Because it was raining hard, we stayed inside.", "We stayed inside because it was raining hard."),
+        ("It was the mayor who closed the bridge.", "The mayor closed the bridge."),
+        ("We bought apples, pears, and plums.", "We bought apples, pears and plums."),
+        ("We bought apples, pears and plums.", "We bought apples, pears, and plums."),
+        ("The new law (passed in May) was unpopular.", "The new law, passed in May, was unpopular."),
+        ("The power of the government grew.", "The government's power grew."),
+        ("The government's power grew.", "The power of the government grew."),
+        ("Then, we went home.", "Then we went home."),
+        ("Then we went home.", "Then, we went home."),
+    ],
+)
+def test_syntax_changes(text: str, expected: str) -> None:
+    assert expected in all_results(text, "syntax"), sorted(all_results(text, "syntax"))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        ("It was clear that he had left.", "Clear he had left."),
+        ("The majority of the people agreed.", "The people's majority agreed."),
+        ("It rained all day.\n\nWe stayed inside.", "It rained all day;\n\nwe stayed inside."),
+        ("Bread, and butter.", "Bread. Butter."),
+        ("Then we left because it was late.", "Because it was late, then we left."),
+    ],
+)
+def test_syntax_must_not(text: str, forbidden: str) -> None:
+    assert forbidden not in all_results(text)
+
+
+def test_split_never_breaks_a_quotation() -> None:
+    text = 'He said "we waited for hours at the station, and we went home" to us.'
+    for e in propose(text):
+        assert e.family != "syntax" or not (text.index('"') < e.start < text.rindex('"')), e

@@ -430,6 +430,14 @@ def _rules() -> list[Rule]:
         Rule(("ought", "to"), "should", False, None),
         Rule(("whom",), "who", True, _prev_not_in(_PREPOSITIONS)),
     ]
+    for pron in ("i", "we"):
+        # Future "shall" with I/we is "will" (with other subjects "shall" can be an obligation).
+        r.append(Rule((pron, "shall"), f"{pron} will", False, _continues))
+        r.append(Rule((pron, "will"), f"{pron} shall", True, _continues))
+    r += [
+        Rule(("might",), "may", True, _next_is("v", 0.5)),
+        Rule(("may",), "might", True, _all(_next_is("v", 0.5), _prev_not_in("you"))),
+    ]
     r += _contraction_rules()
     return r
 

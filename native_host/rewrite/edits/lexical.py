@@ -39,6 +39,38 @@ def _context_pos(doc: Doc, i: int) -> set[str] | None:
     return None
 
 
+_PREDICATIVE_CUES = set(
+    "is was are were be been being am seems seemed seem feel felt feels became become becomes looked looks "
+    "look remain remained remains appear appeared appears very so too not quite rather more most less "
+    "how really extremely".split()
+)
+_OBJECT_CUES = set(
+    "the a an this that these those his her their our my your its some any him them us me it every each "
+    "no all both".split()
+)
+
+
+def _condition_holds(doc: Doc, i: int, condition: str) -> bool:
+    """The curated pairs' context conditions (data/lexicon_curated.tsv explains them)."""
+    if not condition:
+        return True
+    nxt = doc.norms[i + 1] if doc.plain_gap(i) else None
+    prev = doc.norms[i - 1] if i > 0 and doc.plain_gap(i - 1) else None
+    if condition == "not_to":
+        return nxt != "to"
+    if condition == "to":
+        return nxt == "to"
+    if condition == "of":
+        return nxt == "of"
+    if condition == "attr":
+        return nxt is not None and pos_shares(nxt).get("n", 0.0) >= 0.5
+    if condition == "pred":
+        return prev in _PREDICATIVE_CUES
+    if condition == "obj":
+        return nxt in _OBJECT_CUES
+    return False
+
+
 def propose(doc: Doc) -> list[Edit]:
     out: list[Edit] = []
     names = doc.capitalized_midsentence
@@ -56,6 +88,8 @@ def propose(doc: Doc) -> list[Edit]:
         shares = pos_shares(tok.norm)
         allowed = _context_pos(doc, i)
         for sub in subs:
+            if not _condition_holds(doc, i, sub.condition):
+                continue
             share = shares.get(sub.pos, 0.0)
             if share < 0.15:  # "steady" as a noun ("my steady"): too rare to bet on, even with a cue
                 continue

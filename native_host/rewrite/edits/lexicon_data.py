@@ -13,6 +13,7 @@ class Substitute:
     pos: str  # n | v | a | r
     needs_lm_check: bool
     pair: str  # "lemma>lemma", for the rule name
+    condition: str  # "" or one of lexical.CONDITIONS: where in a sentence the pair holds
 
 
 class DataError(RuntimeError):
@@ -44,8 +45,8 @@ def _pos_table() -> dict[str, tuple[float, dict[str, float]]]:
 def _substitutes() -> dict[str, tuple[Substitute, ...]]:
     table: dict[str, list[Substitute]] = {}
     for line in _lines("lexicon.tsv"):
-        surface, sub, pos, check, pair = line.split("\t")
-        table.setdefault(surface, []).append(Substitute(sub, pos, check == "1", pair))
+        surface, sub, pos, check, pair, condition = line.split("\t")
+        table.setdefault(surface, []).append(Substitute(sub, pos, check == "1", pair, condition))
     return {k: tuple(v) for k, v in table.items()}
 
 

@@ -1,11 +1,318 @@
-"""Syntactic alternations (filled in below)."""
+"""Syntactic and punctuation alternations: split a sentence at a coordinator or semicolon, merge two
+short ones, front or move back an adverbial clause, undo a cleft, parentheses and dashes to commas,
+optional commas (serial comma, after a short opening phrase, before a coordinated clause), and
+"the A of the B" <-> "the B's A".
+
+Sentence length, punctuation rates and the function words these moves add or drop are all attacker
+features. Each edit is as small as the change allows (a split replaces ", and he" with ". He"), so it
+rarely meets a protected span; moves that reorder a clause cover the whole sentence.
+"""
 
 from __future__ import annotations
 
-from native_host.rewrite.edits.text import Doc, Edit
+import itertools
+import re
+
+from native_host.rewrite.edits.lexicon_data import pos_shares
+from native_host.rewrite.edits.text import WORD_RE, Doc, Edit, match_case
 
 FAMILY = "syntax"
 
+# Words that open an independent clause: a split there leaves two full sentences.
+_SUBJECTS = set(
+    "i he she we they it there this these those the a an his her their our my your its some many most "
+    "no each every such one all both".split()
+)
+_PRONOUN_SUBJECTS = set("i he she we they it there".split())
+_SUBORDINATORS = (
+    "because",
+    "if",
+    "when",
+    "although",
+    "though",
+    "unless",
+    "while",
+    "whereas",
+    "since",
+    "once",
+)
+_OPENING_ADVERBS = set(
+    "then now later today yesterday suddenly sometimes perhaps meanwhile afterwards afterward instead "
+    "still originally usually generally occasionally again soon recently lately eventually".split()
+)
+_PREPOSITIONS = set("in on at for after before during since with by from under among within without".split())
+
+
+def _words(s: str) -> list[str]:
+    return WORD_RE.findall(s)
+
+
+def _is_noun(word: str, share: float = 0.7) -> bool:
+    return pos_shares(word).get("n", 0.0) >= share
+
+
+def _first_word(s: str) -> re.Match[str] | None:
+    return WORD_RE.search(s)
+
+
+def _capitalize_first(s: str) -> str:
+    m = _first_word(s)
+    if not m:
+        return s
+    w = m.group()
+    return s[: m.start()] + w[:1].upper() + w[1:] + s[m.end() :]
+
+
+def _lower_first(doc: Doc, s: str) -> str:
+    m = _first_word(s)
+    if not m:
+        return s
+    return s[: m.start()] + doc.lower_first(m.group()) + s[m.end() :]
+
+
+def _insertion(doc: Doc, pos: int, insert: str, rule: str, check: bool) -> Edit | None:
+    """An insertion at `pos` as an edit over the word that ends there (no empty spans)."""
+    last = None
+    for last in WORD_RE.finditer(doc.text, max(0, pos - 40), pos):  # noqa: B007 (the last match is wanted)
+        pass
+    if last is None or last.end() != pos:
+        return None
+    return Edit(last.start(), pos, last.group() + insert, FAMILY, rule, check)
+
+
+def _sentence_texts(doc: Doc):
+    for s, e in doc.sentences:
+        yield s, e, doc.text[s:e]
+
+
+def _splits(doc: Doc, out: list[Edit]) -> None:
+    """ "X, and he left." -> "X. He left."; "X; he left." -> "X. He left."; ", but" keeps "But"."""
+    pattern = re.compile(r"(, (and|but|so|yet) |; (?:(but|and|yet|so) )?)([^\W\d_][\w'’-]*)")
+    for s, _e, sent in _sentence_texts(doc):
+        if not sent.rstrip("\"'”’)]").endswith((".", "!")):
+            continue
+        for m in pattern.finditer(sent):
+            left = sent[: m.start()]
+            right = sent[m.end(4) :]
+            head = m.group(4)
+            conj = m.group(2) or m.group(3)
+            if len(_words(left)) < 5 or len(_words(right)) < 2 or left.count("(") != left.count(")"):
+                continue
+            if head.lower() not in _SUBJECTS and not head[:1].isupper():
+                continue
+            start, end = s + m.start(), s + m.end(4)
+            word = head[:1].upper() + head[1:]
+            sure = head.lower() in _PRONOUN_SUBJECTS
+            if m.group(1).startswith(";"):
+                rep = ". " + (conj.capitalize() + " " + head if conj else word)
+                out.append(Edit(start, end, rep, FAMILY, "split:semicolon", not sure or conj is not None))
+            elif conj == "and":
+                out.append(Edit(start, end, ". " + word, FAMILY, "split:and", not sure))
+            else:
+                out.append(
+                    Edit(start, end, f". {conj.capitalize()} {head}", FAMILY, f"split:{conj}", not sure)
+                )
+            if m.group(1).startswith(",") and conj in ("and", "but"):
+                # The comma before a coordinated clause is optional: "X, and he left" -> "X and he left".
+                cs = s + m.start()
+                out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:coordinated-drop", not sure))
+
+
+def _merges(doc: Doc, out: list[Edit]) -> None:
+    """Two short neighbouring sentences in one paragraph: "X. He left." -> "X; he left." / ", and he left"."""
+    sents = doc.sentences
+    text = doc.text
+    for (s1, e1), (s2, e2) in itertools.pairwise(sents):
+        between = text[e1:s2]
+        if "\n" in between or not text[s1:e1].endswith(".") or text[e1 - 2 : e1] in ("..", ".."):
+            continue
+        first, second = text[s1:e1], text[s2:e2]
+        n1, n2 = len(_words(first)), len(_words(second))
+        if not (3 <= n1 <= 16 and 3 <= n2 <= 16) or not second.endswith((".", "!", "?")):
+            continue
+        m = _first_word(second)
+        if m is None or m.start() != 0:
+            continue
+        head = m.group()
+        lowered = doc.lower_first(head)
+        if lowered == head and head != "I" and head[:1].isupper() and head.lower() not in _SUBJECTS:
+            continue  # a name opens the second sentence: fine, the capital stays
+        last = _words(first)[-1] if _words(first) else ""
+        if re.search(r"\b[A-Z]\.$|\b(?:Mr|Mrs|Dr|St|etc|e\.g|i\.e)\.$", first):
+            continue
+        start, end = e1 - 1, s2 + m.end()
+        sure = head.lower() in _PRONOUN_SUBJECTS or head == "I"
+        out.append(Edit(start, end, "; " + lowered, FAMILY, "merge:semicolon", not sure))
+        if head.lower() not in ("however", "but", "and", "so", "yet", "then", "therefore", "thus") and last:
+            out.append(Edit(start, end, ", and " + lowered, FAMILY, "merge:and", True))
+
+
+_FRONTABLE = re.compile(
+    r"^(?P<main>[A-Z][^,;:()\"“”]*?[^\W\d_]) (?P<sub>because|if|when|although|though|unless|while|whereas|once)"
+    r" (?P<clause>[^,;:()\"“”]+?)(?P<end>[.!?])$"
+)
+_FRONTED = re.compile(
+    r"^(?P<sub>Because|If|When|Although|Though|Unless|While|Whereas|Once) (?P<clause>[^,;:()\"“”]+?), "
+    r"(?P<main>[^,;:()\"“”]+?)(?P<end>[.!?])$"
+)
+
+
+def _adverbial_clauses(doc: Doc, out: list[Edit]) -> None:
+    """ "X because Y." <-> "Because Y, X." (one clause each side, no other commas)."""
+    for s, e, sent in _sentence_texts(doc):
+        m = _FRONTABLE.match(sent)
+        if m:
+            main, sub, clause = m.group("main"), m.group("sub"), m.group("clause")
+            mw = _words(main)
+            if (
+                len(mw) >= 3
+                and len(_words(clause)) >= 3
+                and _words(clause)[0].lower() in _SUBJECTS
+                and (mw[0].lower() in _SUBJECTS | {"you"} or doc.lower_first(mw[0]) == mw[0])
+            ):
+                rep = f"{sub.capitalize()} {clause}, {_lower_first(doc, main)}{m.group('end')}"
+                out.append(Edit(s, e, rep, FAMILY, f"front:{sub}", True))
+        m = _FRONTED.match(sent)
+        if m:
+            main, sub, clause = m.group("main"), m.group("sub"), m.group("clause")
+            if (
+                len(_words(main)) >= 3
+                and len(_words(clause)) >= 2
+                and _words(main)[0].lower() in _SUBJECTS | {"you"}
+            ):
+                rep = f"{_capitalize_first(main)} {sub.lower()} {clause}{m.group('end')}"
+                out.append(Edit(s, e, rep, FAMILY, f"back:{sub.lower()}", True))
+
+
+_CLEFT = re.compile(r"^It (?:was|is) (?P<focus>[^,;:]{2,60}?) (?:who|that) (?P<rest>[^,;:]+[.!?])$")
+
+
+def _clefts(doc: Doc, out: list[Edit]) -> None:
+    """ "It was the mayor who closed the bridge." -> "The mayor closed the bridge." (subject clefts)."""
+    for s, e, sent in _sentence_texts(doc):
+        m = _CLEFT.match(sent)
+        if not m:
+            continue
+        focus, rest = m.group("focus"), m.group("rest")
+        fw, rw = _words(focus), _words(rest)
+        if (
+            not fw
+            or not rw
+            or fw[0].lower() not in ("the", "a", "an", "this", "that", "his", "her", "their", "our")
+        ):
+            continue
+        verb = rw[0].lower()
+        if pos_shares(verb).get("v", 0.0) < 0.5 and verb not in ("was", "is", "had", "has", "made"):
+            continue
+        out.append(Edit(s, e, f"{_capitalize_first(focus)} {rest}", FAMILY, "cleft:remove", True))
+
+
+_PAREN = re.compile(r" \((?P<inner>[^()\[\]\"“”;:]{3,80})\)(?P<after>[,.;]?)")
+_DASH_PAIR = re.compile(r"(?: ?— ?| -- | – )(?P<inner>[^—\-–()\"“”;:]{3,80}?)(?: ?— ?| -- | – )")
+
+
+def _parentheticals(doc: Doc, out: list[Edit]) -> None:
+    """ " X (Y) Z" -> " X, Y, Z"; " X — Y — Z" -> " X, Y, Z" (short asides without their own commas)."""
+    text = doc.text
+    for m in _PAREN.finditer(text):
+        inner, after = m.group("inner"), m.group("after")
+        if "," in inner or len(_words(inner)) > 8 or not _words(inner):
+            continue
+        tail = after if after in (".", ";") else ","
+        if after == "" and not re.match(r" [^\W\d_]", text[m.end() : m.end() + 2]):
+            continue
+        out.append(Edit(m.start(), m.end(), f", {inner}{tail}", FAMILY, "paren->commas", True))
+    for m in _DASH_PAIR.finditer(text):
+        inner = m.group("inner")
+        if "," in inner or len(_words(inner)) > 8 or not _words(inner):
+            continue
+        if not text[m.end() : m.end() + 1].isalpha() and text[m.end() : m.end() + 1] != "":
+            continue
+        out.append(Edit(m.start(), m.end(), f", {inner.strip()}, ", FAMILY, "dashes->commas", True))
+
+
+_SERIAL = re.compile(r", (?P<item>[^\W\d_][^,;:.!?()\"“”]{0,40}?),? (?P<conj>and|or) ")
+_INTRO_PP = re.compile(r"^(?P<pp>[A-Z][a-z]* (?:[^\W\d_]+ ){0,3}[^\W\d_]+), (?=[^\W\d_])")
+_INTRO_ADV = re.compile(r"^(?P<adv>[A-Z][a-z]+)(?P<comma>,?) (?=[^\W\d_])")
+
+
+def _commas(doc: Doc, out: list[Edit]) -> None:
+    text = doc.text
+    for s, _e, sent in _sentence_texts(doc):
+        # Serial comma both ways, only in a list that already has a comma before the last item.
+        for sm in _SERIAL.finditer(sent):
+            item = sm.group("item")
+            if len(_words(item)) > 4 or " and " in item or " or " in item:
+                continue
+            comma_at = s + sm.end("item")
+            if text[comma_at] == ",":
+                out.append(Edit(comma_at, comma_at + 1, "", FAMILY, "serial-comma:drop", False))
+            elif edit := _insertion(doc, comma_at, ",", "serial-comma:add", True):
+                out.append(edit)
+        # An opening prepositional phrase's comma is optional: "In this case, we" <-> "In this case we".
+        pp = _INTRO_PP.match(sent)
+        if pp and pp.group("pp").split(" ", 1)[0].lower() in _PREPOSITIONS and len(_words(sent)) > 6:
+            cs = s + pp.end("pp")
+            out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:intro-drop", True))
+        m = _INTRO_ADV.match(sent)
+        if m and m.group("adv").lower() in _OPENING_ADVERBS and len(_words(sent)) >= 4:
+            cs = s + m.end("adv")
+            if m.group("comma"):
+                out.append(Edit(cs, cs + 1, "", FAMILY, "comma:adverb-drop", False))
+            elif edit := _insertion(doc, cs, ",", "comma:adverb-add", False):
+                out.append(edit)
+
+
+# "the majority of the people" is no possession: quantities, parts and kinds stay with "of".
+_PARTITIVE = set(
+    """majority minority number rest part half lot kind sort type sum amount piece bit group series set
+    pair couple variety range quantity portion share proportion degree extent remainder whole most
+    middle top bottom side edge end beginning course use means sake case matter question point idea
+    subject object purpose name form way state condition""".split()
+)
+
+
+def _possessives(doc: Doc, out: list[Edit]) -> None:
+    """ "the power of the government" <-> "the government's power" (single common nouns only)."""
+    toks, norms = doc.tokens, doc.norms
+    n = len(toks)
+    for i in range(n - 4):
+        if norms[i] != "the" or norms[i + 2] != "of" or norms[i + 3] != "the":
+            continue
+        a, b = norms[i + 1], norms[i + 4]
+        if not all(doc.plain_gap(k) for k in range(i, i + 4)) or not (
+            toks[i + 1].text.islower() and toks[i + 4].text.islower()
+        ):
+            continue
+        if not (_is_noun(a) and _is_noun(b)) or b.endswith("s") or "'" in a + b or "-" in a + b:
+            continue
+        if a in _PARTITIVE:
+            continue
+        if doc.plain_gap(i + 4) and i + 5 < n and _is_noun(norms[i + 5], 0.5):
+            continue  # "the end of the war years": b is a modifier
+        rep = match_case(toks[i].text, f"the {b}{doc.apostrophe}s {a}")
+        out.append(Edit(toks[i].start, toks[i + 4].end, rep, FAMILY, "of->possessive", True))
+    for i in range(n - 2):
+        if norms[i] != "the" or not norms[i + 1].endswith("'s"):
+            continue
+        b, a = norms[i + 1][:-2], norms[i + 2]
+        if not (doc.plain_gap(i) and doc.plain_gap(i + 1)) or not toks[i + 1].text.islower():
+            continue
+        if not (_is_noun(a) and _is_noun(b)) or "-" in a + b:
+            continue
+        if doc.plain_gap(i + 2) and i + 3 < n and _is_noun(norms[i + 3], 0.5):
+            continue
+        rep = match_case(toks[i].text, f"the {a} of the {b}")
+        out.append(Edit(toks[i].start, toks[i + 2].end, rep, FAMILY, "possessive->of", True))
+
 
 def propose(doc: Doc) -> list[Edit]:
-    return []
+    out: list[Edit] = []
+    _splits(doc, out)
+    _merges(doc, out)
+    _adverbial_clauses(doc, out)
+    _clefts(doc, out)
+    _parentheticals(doc, out)
+    _commas(doc, out)
+    _possessives(doc, out)
+    return out
