@@ -50,11 +50,17 @@ export const INSTALL_COMMAND = "fantasma-host install";
  */
 /** @typedef {{text: string, options?: RewriteOptions}} RewriteParams */
 /**
+ * @typedef {object} MarkerSummary
+ * @property {number} score 0–100, the analyze score of that text
+ * @property {number} count marked places; always the sum of `families`
+ * @property {Object<string, number>} families count per marker family (families with none are absent)
+ */
+/**
  * @typedef {object} RewriteResult
  * @property {string} text
  * @property {Edit[]} edits
- * @property {number} markers_before
- * @property {number} markers_after
+ * @property {MarkerSummary} markers_before same type on both paths (PROTOCOL.md §3 rewrite)
+ * @property {MarkerSummary} markers_after
  * @property {number} similarity
  * @property {"llm"|"neutralizer"} path
  * @property {string} reason

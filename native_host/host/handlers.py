@@ -326,13 +326,23 @@ def _rewrite_by_neutralizer(
     return {
         "text": new_text,
         "edits": [edit.to_json() for edit in edits],
-        "markers_before": len(before.findings),
-        "markers_after": len(after.findings),
+        "markers_before": marker_summary(before),
+        "markers_after": marker_summary(after),
         "similarity": None,
         "path": "neutralizer",
         "reason": reason,
         "timings": {"total_ms": round((time.perf_counter() - started) * 1000, 1)},
     }
+
+
+def marker_summary(report: Any) -> dict[str, Any]:
+    """PROTOCOL.md's marker summary, `{"score", "count", "families"}`: the type of `markers_before` and
+    `markers_after` on both rewrite paths. The same numbers as native_host.rewrite.pipeline's
+    markers_summary (tested), computed here because this path also serves when the pipeline is absent."""
+    families: dict[str, int] = {}
+    for finding in report.findings:
+        families[finding.family] = families.get(finding.family, 0) + max(1, len(finding.spans))
+    return {"score": report.score, "count": sum(families.values()), "families": families}
 
 
 def _touches_protected(text: str, start: int, end: int, terms: tuple[str, ...]) -> bool:

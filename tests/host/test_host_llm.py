@@ -7,6 +7,7 @@ import time
 import pytest
 
 from tests.host.hostproc import HostProcess
+from tests.host.test_rewrite_reply import assert_marker_summary
 
 # Pet phrases the neutralizer leaves alone, so the pipeline has to use the language model. A 135M model
 # fails the guards on many windows, and which ones depends on the CPU's int8 kernels and on every
@@ -46,6 +47,8 @@ def test_llm_rewrite_then_cancel_between_tokens(models_installed):
                 break
         # at least one window of one text rewritten by the model; the fallbacks say why
         assert results[-1]["path"] == "llm", [r["windows"] for r in results]
+        for key in ("markers_before", "markers_after"):  # the same type as on the neutralizer path
+            assert_marker_summary(results[-1][key])
         assert all(r["reason"] for r in results[:-1])
         assert host.result("hello")["model"]["state"] == "ready"  # loaded once, kept warm
 
