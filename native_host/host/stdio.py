@@ -55,9 +55,21 @@ def setup_logging() -> None:
     root.addHandler(file_handler)
 
 
+def preload() -> None:
+    """Imports what both threads use before either runs: an import is not atomic across threads, so the
+    reader (profile.show) and the worker (the first job) importing the same modules at once could see
+    them half-initialized (issue 14). ~50 ms (noisy 2-core VM); a failure here is left to the handlers."""
+    try:
+        import native_host.style
+        import native_host.style.profile  # noqa: F401
+    except Exception:
+        logging.getLogger("native_host.host").exception("preloading native_host.style failed")
+
+
 def serve_stdio() -> int:
     frames_fd = claim_stdout()
     setup_logging()
+    preload()
     logging.getLogger("native_host.host").info("fantasma-host %s starting (pid %d)", __version__, os.getpid())
     host = Host(framing.FrameReader(framing.PipeSource(0)), framing.FrameWriter(frames_fd))
     return host.serve()
