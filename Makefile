@@ -18,6 +18,7 @@ $(VENV)/.test-installed: $(VENV)/.installed requirements/test.txt
 	$(PIP) install -r requirements/test.txt
 	./scripts/install-system-deps.sh
 	cd tests/e2e/webext && npm ci --no-audit --no-fund --loglevel=error  # web-ext for the extension lint test
+	cd tests/e2e/editors && npm ci --no-audit --no-fund --loglevel=error && node build.mjs  # real editors, bundled
 	touch $@
 
 install: $(VENV)/.installed

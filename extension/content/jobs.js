@@ -49,6 +49,6 @@ fantasma.anonymizeField = async function anonymizeField(field) {
   if (fantasma.settings.previewBeforeApply && !(await fantasma.confirmPreview(field, original, result.text))) {
     return false;
   }
-  if (!fantasma.sameText(result.text, original)) fantasma.replaceText(field, result.text);
+  if (!fantasma.sameText(result.text, original)) await fantasma.replaceText(field, result.text);
   return true;
 };

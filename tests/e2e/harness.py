@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Playwright, Worker
+from playwright.sync_api import BrowserContext, FrameLocator, Page, Playwright, Worker
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION_DIR = ROOT / "extension"
@@ -80,6 +80,20 @@ class Browser:
             """async (item) => {
               const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
               await fantasmaBackground.handleMenuClick({ menuItemId: item, frameId: 0 }, tab);
+            }""",
+            item,
+        )
+
+    def menu_in_frame(self, frame: FrameLocator, selector: str, item: str) -> None:
+        """The menu on a field inside an iframe. Headless, the test cannot learn the frame's extension
+        frameId (that needs the webNavigation permission), so the menu's message goes to every frame of
+        the tab; only the frame that recorded the right-click acts (the others hold no field)."""
+        frame.locator(selector).click(button="right")
+        self.sw.evaluate(
+            """async (item) => {
+              const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+              const kind = item === "fantasma-anonymize" ? "anonymize" : "markers";
+              await chrome.tabs.sendMessage(tab.id, { kind, focusedOnly: false });
             }""",
             item,
         )

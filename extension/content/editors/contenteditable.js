@@ -1,4 +1,5 @@
-// Generic contenteditable, last: select the field's contents in its own document and insertText.
+// Generic contenteditable, last: insertText over the select-all in the field's own document (a native
+// edit: the browser's undo stack has it, and editors that read DOM mutations pick it up).
 "use strict";
 
 fantasma.selectAllIn = function selectAllIn(field) {
@@ -15,7 +16,6 @@ fantasma.editors.push({
   name: "contenteditable",
   detect: (field) => field.isContentEditable,
   replace(field, text) {
-    fantasma.selectAllIn(field);
     const doc = field.ownerDocument;
     const done = text === "" ? doc.execCommand("delete") : doc.execCommand("insertText", false, text);
     if (!done) throw new Error("insertText was refused");

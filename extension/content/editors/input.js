@@ -1,5 +1,5 @@
-// <textarea> and text <input>: focus, select all, execCommand("insertText"). The browser records an undo
-// step and fires real beforeinput/input events, so React and friends see the change and Ctrl+Z restores.
+// <textarea> and text <input>: execCommand("insertText") over the select-all. The browser records one
+// undo step and fires real beforeinput/input events, so React and friends see the change and Ctrl+Z restores.
 "use strict";
 
 fantasma.editors.push({
@@ -7,8 +7,6 @@ fantasma.editors.push({
   detect: (field) => fantasma.isTextControl(field),
   replace(field, text) {
     const doc = field.ownerDocument; // the field's own document: iframes have their own execCommand
-    field.focus();
-    field.select();
     const done = text === "" ? doc.execCommand("delete") : doc.execCommand("insertText", false, text);
     if (!done) throw new Error("insertText was refused");
   },

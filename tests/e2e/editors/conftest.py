@@ -1,0 +1,39 @@
+"""Builds the real-editor pages once per session: `npm ci` when node_modules is missing (make test-install
+normally did it), then the esbuild bundle step, which is offline."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+EDITORS_DIR = Path(__file__).parent
+BUNDLES = EDITORS_DIR / "bundles"
+
+
+def _stale() -> bool:
+    sources = [*(EDITORS_DIR / "src").iterdir(), EDITORS_DIR / "build.mjs", EDITORS_DIR / "package-lock.json"]
+    bundles = list(BUNDLES.glob("*.js")) if BUNDLES.exists() else []
+    if len(bundles) < len([s for s in sources if s.suffix in (".js", ".jsx") and s.name != "common.js"]):
+        return True
+    return max(s.stat().st_mtime for s in sources) > min(b.stat().st_mtime for b in bundles)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def editor_bundles() -> Path:
+    npm = shutil.which("npm")
+    if not (EDITORS_DIR / "node_modules" / "esbuild").exists():
+        assert npm, "npm is needed to install the editors (tests/e2e/editors/package.json)"
+        subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=EDITORS_DIR,
+            check=True,
+            timeout=600,
+        )
+    if _stale():
+        node = shutil.which("node")
+        assert node, "node is needed to bundle the editor pages"
+        subprocess.run([node, "build.mjs"], cwd=EDITORS_DIR, check=True, timeout=300)
+    return BUNDLES

@@ -1,0 +1,27 @@
+// TinyMCE 8 (iframe mode), self-hosted from the npm package: the theme, model, icons and skins are bundled,
+// so nothing is fetched; license_key "gpl". TinyMCE copies its content into <textarea name=body> on submit.
+import tinymce from "tinymce";
+import "tinymce/icons/default";
+import "tinymce/models/dom";
+import "tinymce/themes/silver";
+import "tinymce/skins/ui/oxide/skin.js";
+import "tinymce/skins/ui/oxide/content.js";
+import "tinymce/skins/content/default/content.js";
+import { mountPage } from "./common.js";
+
+const ready = tinymce.init({
+  selector: "#body",
+  license_key: "gpl",
+  skin_url: "default",
+  content_css: "default",
+  menubar: false,
+  promotion: false,
+  branding: false,
+  toolbar: "undo redo | bold italic",
+  height: 260,
+});
+
+mountPage({
+  text: () => tinymce.activeEditor.getContent({ format: "text" }),
+  ready,
+});
