@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from native_host.commands import _identifiability
 from native_host.commands._io import InputError, read_text
 
 
@@ -30,12 +31,36 @@ def run(args: argparse.Namespace) -> int:
         print(f"fantasma analyze: {exc}", file=sys.stderr)
         return 2
     report = analyze(text, profile)
+    identifiability, why_not = _identifiability.score(text, use_samples=not args.no_profile)
     if args.json:
-        json.dump(report.to_json(), sys.stdout, ensure_ascii=False, indent=1)
+        json.dump(
+            {**report.to_json(), "identifiability": identifiability},
+            sys.stdout,
+            ensure_ascii=False,
+            indent=1,
+        )
         sys.stdout.write("\n")
     else:
         print(report_text(report, text, color=sys.stdout.isatty()))
+        print(identifiability_text(identifiability, why_not))
     return 0
+
+
+def identifiability_text(report: dict | None, why_not: str) -> str:
+    if report is None:
+        return f"Identifiability: {why_not}"
+    meaning = (
+        "how likely an attacker holding your samples links this text to you"
+        if report.get("mode") == "profile"
+        else "how far this text stands from other writers (no writing samples used)"
+    )
+    lines = [
+        f"Identifiability: {_identifiability.describe(report)}: {meaning}",
+        f"  {_identifiability.linked_line(report)}",
+    ]
+    if report.get("message"):
+        lines.append(f"  note: {report['message']}")
+    return "\n".join(lines)
 
 
 def load_profile_or_warn():

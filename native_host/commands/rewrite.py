@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from native_host.commands import _identifiability
 from native_host.commands._io import InputError, read_text
 
 
@@ -69,19 +70,41 @@ def run(args: argparse.Namespace) -> int:
     result = rewrite(text, options, on_progress=show_progress)
     if not args.quiet and sys.stderr.isatty():
         print("\r" + " " * 80 + "\r", end="", file=sys.stderr)
+    reply = with_identifiability(result.to_json(), text)
     if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        print(json.dumps(reply, ensure_ascii=False, indent=2))
         return 0
     print(result.text)
     before, after = result.markers_before, result.markers_after
-    summary = (
-        f"[{result.path}] markers {before['count']} → {after['count']}, "
-        f"identifiability {before['score']} → {after['score']}"
-    )
+    summary = f"[{result.path}] markers {before.get('count')} → {after.get('count')}"
     if result.similarity is not None:
         summary += f", meaning similarity {result.similarity:.3f}"
     summary += f", {result.timings.get('total_s', 0):.1f} s"
     print(summary, file=sys.stderr)
+    print(identifiability_line(reply), file=sys.stderr)
     if result.reason:
         print(f"note: {result.reason}", file=sys.stderr)
     return 0
+
+
+def with_identifiability(reply: dict, original: str) -> dict:
+    """The result with identifiability_before/after: the pipeline's own, else scored here against the
+    saved samples (typicality without them)."""
+    if reply.get("identifiability_before") is not None and reply.get("identifiability_after") is not None:
+        return reply
+    before, _ = _identifiability.score(original)
+    after, _ = _identifiability.score(reply["text"])
+    return {**reply, "identifiability_before": before, "identifiability_after": after}
+
+
+def identifiability_line(reply: dict) -> str:
+    before, after = reply.get("identifiability_before"), reply.get("identifiability_after")
+    if before is None or after is None:
+        return "identifiability: not available in this installation"
+    line = (
+        f"identifiability {before['score']:.2f} → {_identifiability.describe(after)}; "
+        + _identifiability.linked_line(after)
+    )
+    if after.get("message"):
+        line += f" (note: {after['message']})"
+    return line

@@ -4,7 +4,6 @@ chunks before and after rewriting; meaning similarity, protected-token keep rate
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 import re
@@ -95,33 +94,19 @@ def parse_corpus_spec(spec: str) -> tuple[str, int | None]:
     return name.strip(), int(count)
 
 
-def _identify_module() -> Any:
-    """native_host.style.identify, or None while it is not installed."""
-    try:
-        return importlib.import_module("native_host.style.identify")
-    except ImportError:
-        return None
-
-
 def _surrogates(split: Any, profile: bool) -> dict[str, Any]:
     """author → the Identifiability the rewrite minimizes for that author's test chunks.
 
     With `profile`, trained on the author's training chunks only (never a test chunk), as a user's
     `fantasma profile add` samples would be; else the typicality model, the same for every author.
     """
-    identify = _identify_module()
-    if identify is None:
-        if profile:
-            raise EvalDependencyMissing(
-                "--profile needs the identifiability model (native_host.style.identify), which this "
-                "installation does not have"
-            )
-        return {}
+    from native_host.style.identify import Identifiability
+
     if not profile:
-        typical = identify.Identifiability.load(None)
+        typical = Identifiability.load(None)
         return {author: typical for author in split.authors}
     return {
-        author: identify.Identifiability.from_texts([c.text for c in split.train if c.author == author])
+        author: Identifiability.from_texts([c.text for c in split.train if c.author == author])
         for author in split.authors
     }
 

@@ -146,7 +146,7 @@ def analyze(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     use_profile = schema.boolean(params, "use_profile", default=True)
     ctx.progress("analyze", None, "")
     profile = _load_profile() if use_profile else None
-    return style.analyze(text, profile).to_json()
+    return {**style.analyze(text, profile).to_json(), "identifiability": _identifiability(text, use_profile)}
 
 
 def neutralize(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
@@ -180,7 +180,7 @@ def rewrite(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
             raise ProtocolError(ErrorCode.model_unavailable, str(exc) or type(exc).__name__) from exc
         raise
     ctx.check_cancelled()
-    return result.to_json()
+    return _with_identifiability(result.to_json(), text)
 
 
 def cancel(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
@@ -196,6 +196,7 @@ def profile_show(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    from native_host.style.identify import add_samples
     from native_host.style.profile import Profile
 
     text = schema.text(params)
@@ -206,6 +207,7 @@ def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     ctx.check_cancelled()
     try:
         profile.save()
+        add_samples([text])  # per-chunk counts the identifiability model trains on, never the text
     except OSError as exc:
         raise ProtocolError(
             ErrorCode.storage_error, f"cannot save the profile: {exc.strerror or exc}"
@@ -214,10 +216,12 @@ def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def profile_clear(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    from native_host.style.identify import clear_samples
     from native_host.style.profile import clear_profile
 
     try:
         clear_profile()
+        clear_samples()
     except OSError as exc:
         raise ProtocolError(
             ErrorCode.storage_error, f"cannot delete the profile: {exc.strerror or exc}"
@@ -332,6 +336,8 @@ def _rewrite_by_neutralizer(
         "path": "neutralizer",
         "reason": reason,
         "timings": {"total_ms": round((time.perf_counter() - started) * 1000, 1)},
+        "identifiability_before": _identifiability(text),
+        "identifiability_after": _identifiability(new_text),
     }
 
 
@@ -379,6 +385,41 @@ def _load_profile(strict: bool = False) -> Any:
         return None
 
 
+def _identifiability(text: str, use_samples: bool = True) -> dict[str, Any] | None:
+    """IdentifiabilityReport.to_json() against the stored writing samples (typicality without them,
+    or when `use_samples` is off); None, logged, when there is no population data to score against."""
+    from native_host.style.identify import Identifiability, IdentifyError
+
+    try:
+        return Identifiability.load("stored" if use_samples else None).score(text).to_json()
+    except IdentifyError as exc:
+        log.warning("identifiability unavailable: %s", exc)
+        return None
+
+
+def _with_identifiability(reply: dict[str, Any], original: str) -> dict[str, Any]:
+    """The pipeline reports identifiability where its search ran (strong); the other paths get it here,
+    so every `rewrite` reply carries both figures (PROTOCOL.md)."""
+    if reply.get("identifiability_before") is None:
+        reply["identifiability_before"] = _identifiability(original)
+    if reply.get("identifiability_after") is None:
+        reply["identifiability_after"] = _identifiability(reply["text"])
+    return reply
+
+
 def _profile_json(profile: Any) -> dict[str, Any]:
-    """A summary: counts and the learned habits (never the texts; the profile does not keep them)."""
-    return {"documents": profile.documents, "words": profile.words, "habits": profile.habits()}
+    """A summary: counts, the learned habits and habitual phrases, and how many ~250-word samples the
+    identifiability model holds (never the texts; neither keeps them)."""
+    from native_host.style.identify import IdentifyError, load_samples
+
+    try:
+        samples: int | None = len(load_samples() or [])
+    except IdentifyError:
+        samples = None  # unreadable: scored by typicality until `profile.clear`
+    return {
+        "documents": profile.documents,
+        "words": profile.words,
+        "habits": profile.habits(),
+        "phrases": sorted(profile.habitual_phrases()),
+        "samples": samples,
+    }
