@@ -2,7 +2,7 @@
 // Every incoming event goes through one switch to a small handler.
 
 import { NativeHost } from "./native.js";
-import { codePointToUtf16, extensionError } from "./protocol.js";
+import { codePointToUtf16, extensionError, identifiabilityFigure } from "./protocol.js";
 import { loadSettings, rewriteOptions } from "./settings.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
@@ -78,7 +78,10 @@ async function runJob(request, opts) {
   switch (request.kind) {
     case "rewrite": {
       const settings = await loadSettings();
-      return host.request("rewrite", { text: request.text, options: rewriteOptions(settings) }, opts);
+      const result = await host.request("rewrite", { text: request.text, options: rewriteOptions(settings) }, opts);
+      const figure = identifiabilityFigure(result);
+      await rememberLastRewrite(figure);
+      return { ...result, identifiability: figure };
     }
     case "analyze": {
       const report = await host.request("analyze", { text: request.text }, opts);
@@ -133,11 +136,32 @@ function notify(error) {
 
 // ---- popup / options ---------------------------------------------------------------------------
 
+// The popup shows the last rewrite's figure. Session storage outlives the service worker's restarts
+// and is gone when the browser closes (no record of what the user rewrote is kept on disk).
+let lastRewrite = null;
+
+async function rememberLastRewrite(figure) {
+  lastRewrite = figure && { ...figure, at: Date.now() };
+  await api.storage.session?.set({ lastRewrite }).catch(() => {});
+}
+
+async function recallLastRewrite() {
+  const stored = await api.storage.session?.get("lastRewrite").catch(() => undefined);
+  return { figure: stored?.lastRewrite ?? lastRewrite };
+}
+
 /** @returns {Promise<object>|undefined} undefined when the message is not for the background */
 function handlePanelMessage(message) {
   switch (message?.kind) {
     case "status":
       return host.status();
+    case "profile.show":
+    case "profile.clear":
+      return host.request(message.kind, {});
+    case "profile.add":
+      return host.request("profile.add", { text: message.text }, { timeoutMs: 60_000 });
+    case "lastRewrite":
+      return recallLastRewrite();
     case "notify":
       notify(message.error);
       return Promise.resolve({ ok: true });

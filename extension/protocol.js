@@ -35,7 +35,23 @@ export const INSTALL_COMMAND = "fantasma-host install";
  * Offsets are Unicode code points of the analyzed text.
  * @typedef {{family: string, start: number, end: number, reason?: string, message?: string}} Finding
  */
-/** @typedef {{score: number, findings: Finding[]}} AnalyzeResult */
+/**
+ * How likely an attacker holding the user's writing samples links a text to them (PROTOCOL.md,
+ * "Identifiability report"); `mode` "typicality": how far it stands from other writers.
+ * @typedef {object} IdentifiabilityReport
+ * @property {number} score 0–1, the mean of `families`
+ * @property {Object<string, number>} families "char3" | "delta" | "function_words" → 0–1
+ * @property {string[]} linked_by the families (≥ 0.5) that still link the text
+ * @property {Array<[number, number, number]>} sentences [start, end, contribution]; code points
+ * @property {"profile"|"typicality"} mode
+ * @property {string} message why the mode is not the one asked for, else ""
+ */
+/**
+ * @typedef {object} AnalyzeResult
+ * @property {number} score
+ * @property {Finding[]} findings
+ * @property {IdentifiabilityReport|null} identifiability null when the host has no population data
+ */
 
 /** @typedef {{text: string, target?: object|null}} NeutralizeParams */
 /** @typedef {{start: number, end: number, original: string, replacement: string, family: string}} Edit */
@@ -64,7 +80,20 @@ export const INSTALL_COMMAND = "fantasma-host install";
  * @property {number} similarity
  * @property {"llm"|"neutralizer"} path
  * @property {string} reason
+ * @property {IdentifiabilityReport|null} identifiability_before of the submitted text
+ * @property {IdentifiabilityReport|null} identifiability_after of `text`
  */
+
+/**
+ * What the profile holds (`profile.show`, `profile.add`): what is distinctive about the user's writing.
+ * @typedef {object} ProfileSummary
+ * @property {number} documents texts learned
+ * @property {number} words
+ * @property {Array<{marker: string, label: string, rate_per_1k: number, baseline_per_1k: number|null, identifiability: number, documents: number}>} habits
+ * @property {string[]} phrases habitual phrases
+ * @property {number|null} samples ~250-word pieces the identifiability model trains on (needs ≥ 2); null: unreadable
+ */
+/** @typedef {{profile: ProfileSummary|null}} ProfileResult */
 
 /** @typedef {{target: string}} CancelParams */
 /** @typedef {{cancelled: boolean}} CancelResult */
@@ -161,11 +190,47 @@ export class PartBuffer {
  *
  * content script → background over a runtime Port named "job": one request, then the background posts
  * {kind: "progress", progress} events and one {kind: "result", result} or {kind: "error", error}.
+ * For "rewrite", `result` is the host's RewriteResult plus `identifiability` (an IdentifiabilityFigure
+ * or null): the figure the page shows after a rewrite.
  * @typedef {{kind: "rewrite", text: string}|{kind: "analyze", text: string}} JobRequest
  *
- * popup/options → background (runtime.sendMessage):
- * @typedef {{kind: "status"}|{kind: "reconnect"}} PanelRequest
+ * popup/options → background (runtime.sendMessage); replies are the host's result, or {error}:
+ * @typedef {{kind: "status"}|{kind: "reconnect"}|{kind: "profile.show"}|{kind: "profile.add", text: string}|
+ *   {kind: "profile.clear"}|{kind: "lastRewrite"}} PanelRequest
+ * "lastRewrite" answers {figure: IdentifiabilityFigure|null} for the last rewrite this browser ran.
  */
+
+/**
+ * A rewrite's identifiability in one figure, for the popup and the page.
+ * @typedef {object} IdentifiabilityFigure
+ * @property {number} before score of the submitted text, 0–1
+ * @property {number} after score of the rewrite, 0–1
+ * @property {string[]} linkedBy attacker families that still link the rewrite
+ * @property {"profile"|"typicality"} mode
+ */
+
+/** @param {RewriteResult} result @returns {IdentifiabilityFigure|null} */
+export function identifiabilityFigure(result) {
+  const before = result?.identifiability_before;
+  const after = result?.identifiability_after;
+  if (typeof before?.score !== "number" || typeof after?.score !== "number") return null;
+  return {
+    before: before.score,
+    after: after.score,
+    linkedBy: Array.isArray(after.linked_by) ? after.linked_by : [],
+    mode: after.mode === "profile" ? "profile" : "typicality",
+  };
+}
+
+/** "identifiability 0.82 → 0.41 · still linked by char3" (the wording of `fantasma rewrite`). */
+export function describeFigure(figure) {
+  const scores = `identifiability ${figure.before.toFixed(2)} → ${figure.after.toFixed(2)}`;
+  const families = figure.linkedBy.join(", ");
+  if (figure.mode === "typicality") {
+    return `${scores} · ${families ? `stands out to ${families}` : "stands out to no attacker family"} (no writing samples)`;
+  }
+  return `${scores} · ${families ? `still linked by ${families}` : "no attacker family still links it"}`;
+}
 
 /** @typedef {{name: string, detect: (field: HTMLElement) => boolean, replace: (field: HTMLElement, text: string) => void}} EditorStrategy */
 

@@ -1,5 +1,7 @@
-// Options: strength, target style (native_host.style.Target), protected terms, preview-before-apply and the per-site auto-rewrite list.
+// Options: strength, target style (native_host.style.Target), protected terms, preview-before-apply, the
+// per-site auto-rewrite list, and the writing profile (profile.js).
 import { loadSettings, saveSettings } from "../settings.js";
+import { initProfile } from "./profile.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -68,3 +70,4 @@ async function init() {
 }
 
 init();
+initProfile();

@@ -1,5 +1,6 @@
-// Popup: host status (from hello) and the auto-rewrite toggles for all sites and for this site.
-import { INSTALL_COMMAND } from "../protocol.js";
+// Popup: host status (from hello), the last rewrite's identifiability figure, and the auto-rewrite
+// toggles for all sites and for this site.
+import { INSTALL_COMMAND, describeFigure } from "../protocol.js";
 import { autoRewriteOn, loadSettings, saveSettings } from "../settings.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
@@ -91,7 +92,16 @@ async function init() {
     await saveSettings({ sites: { ...fresh.sites, [hostname]: e.target.checked } });
   });
 
+  showLastRewrite((await api.runtime.sendMessage({ kind: "lastRewrite" }))?.figure);
   showStatus(await api.runtime.sendMessage({ kind: "status" }));
+}
+
+/** @param {import("../protocol.js").IdentifiabilityFigure|null|undefined} figure */
+function showLastRewrite(figure) {
+  $("last-rewrite").hidden = !figure;
+  if (!figure) return;
+  $("last-rewrite-label").textContent = t("popupLastRewrite");
+  $("last-rewrite-figure").textContent = describeFigure(figure);
 }
 
 init();

@@ -1,0 +1,40 @@
+// The rewrite's identifiability figure as the background hands it to the popup and the page.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { describeFigure, identifiabilityFigure } from "../../../extension/protocol.js";
+
+const report = (score, linked, mode = "profile") => ({
+  score,
+  families: { char3: score, delta: score, function_words: score },
+  linked_by: linked,
+  sentences: [],
+  mode,
+  message: "",
+});
+
+test("figure from a rewrite result: before and after scores, families that still link it", () => {
+  const figure = identifiabilityFigure({
+    text: "x",
+    identifiability_before: report(0.82, ["char3", "delta"]),
+    identifiability_after: report(0.41, ["char3"]),
+  });
+  assert.deepEqual(figure, { before: 0.82, after: 0.41, linkedBy: ["char3"], mode: "profile" });
+  assert.equal(describeFigure(figure), "identifiability 0.82 → 0.41 · still linked by char3");
+  assert.equal(
+    describeFigure({ ...figure, linkedBy: [] }),
+    "identifiability 0.82 → 0.41 · no attacker family still links it",
+  );
+});
+
+test("typicality is said as such; a reply without the fields has no figure", () => {
+  const figure = identifiabilityFigure({
+    identifiability_before: report(0.9, ["char3"], "typicality"),
+    identifiability_after: report(0.7, ["char3"], "typicality"),
+  });
+  assert.equal(figure.mode, "typicality");
+  assert.match(describeFigure(figure), /^identifiability 0\.90 → 0\.70 · stands out to char3 \(no writing samples\)$/);
+  assert.equal(identifiabilityFigure({ text: "x" }), null);
+  assert.equal(identifiabilityFigure({ identifiability_before: null, identifiability_after: report(0.1, []) }), null);
+  assert.equal(identifiabilityFigure(undefined), null);
+});

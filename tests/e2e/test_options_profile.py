@@ -1,0 +1,146 @@
+"""The writing profile built from the browser: the options page sends pasted and picked samples to the
+real host (profile.add), shows what is distinctive (profile.show) and clears it (profile.clear); the
+popup shows the last rewrite's identifiability figure. Without the host, the page says so and keeps the
+user's input."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+
+from .harness import EXTENSION_ID, SAMPLE, Browser, host_request
+from .server import PageServer
+
+OPTIONS = f"chrome-extension://{EXTENSION_ID}/options/options.html"
+POPUP = f"chrome-extension://{EXTENSION_ID}/popup/popup.html"
+
+
+@pytest.fixture(scope="module")
+def writing() -> list[str]:
+    """Real writing of one author (Hamilton's Federalist chunks, ~250 words each): the user's samples."""
+    split = split_corpus(find_corpus("federalist", load_manifest()), 2, 2, 6)
+    return [c.text for c in split.train if c.author == "Hamilton"]
+
+
+@pytest.fixture
+def options(browser: Browser, host_home: Path):
+    assert host_request(host_home, "profile.clear", {})["type"] == "result"
+    page = browser.context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(OPTIONS)
+    yield page
+    page.close()
+    host_request(host_home, "profile.clear", {})
+
+
+def shown_profile(host_home: Path) -> dict | None:
+    reply = host_request(host_home, "profile.show", {})
+    assert reply["type"] == "result", reply
+    return reply["result"]["profile"]
+
+
+def test_profile_from_pasted_and_picked_samples_then_cleared(
+    options: Page, host_home: Path, writing: list[str], tmp_path: Path, artifacts: Path
+) -> None:
+    page = options
+    summary = page.locator("#profile-summary")
+    expect(summary).to_contain_text("No profile yet", timeout=15_000)
+
+    page.fill("#profile-sample", writing[0])
+    page.click("#profile-add")
+    expect(page.locator("#profile-status")).to_have_text("Learned from 1 sample.", timeout=30_000)
+    expect(page.locator("#profile-sample")).to_have_value("")
+    stored = shown_profile(host_home)
+    assert stored is not None and stored["documents"] == 1 and stored["samples"] == 1
+    expect(summary).to_contain_text(f"Learned from 1 text, {stored['words']} words.")
+    expect(summary).to_contain_text("1 of the 2 pieces")  # the model needs more before it is used
+
+    files = []
+    for k, text in enumerate(writing[1:4]):
+        files.append(tmp_path / f"essay{k}.txt")
+        files[-1].write_text(text, encoding="utf-8")
+    page.set_input_files("#profile-files", [str(f) for f in files])
+    page.click("#profile-add")
+    expect(page.locator("#profile-status")).to_have_text("Learned from 3 samples.", timeout=30_000)
+    stored = shown_profile(host_home)
+    assert stored["documents"] == 4 and stored["samples"] == 4
+    expect(summary).to_contain_text(f"Learned from 4 texts, {stored['words']} words.")
+    expect(summary).to_contain_text("4 pieces of about 250 words train the identifiability model.")
+    if stored["habits"]:
+        expect(page.locator("#profile-habits li")).to_have_count(len(stored["habits"]))
+        expect(page.locator("#profile-habits li").first).to_contain_text(stored["habits"][0]["label"])
+    page.screenshot(path=str(artifacts / "options-profile.png"), full_page=True)
+
+    # What the host now scores against: the samples sent from the page.
+    analyzed = host_request(host_home, "analyze", {"text": writing[4]})
+    assert analyzed["result"]["identifiability"]["mode"] == "profile"
+
+    # A reloaded page shows the stored profile.
+    page.reload()
+    expect(summary).to_contain_text(f"Learned from 4 texts, {stored['words']} words.", timeout=15_000)
+
+    page.click("#profile-clear")
+    expect(page.locator("#profile-status")).to_have_text("Profile cleared.", timeout=15_000)
+    expect(summary).to_contain_text("No profile yet")
+    assert shown_profile(host_home) is None
+
+
+def test_a_file_that_is_not_text_is_refused_and_the_pasted_sample_kept(
+    options: Page, host_home: Path, tmp_path: Path
+) -> None:
+    page = options
+    expect(page.locator("#profile-summary")).to_contain_text("No profile yet", timeout=15_000)
+    binary = tmp_path / "photo.txt"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    page.fill("#profile-sample", SAMPLE)
+    page.set_input_files("#profile-files", str(binary))
+    page.click("#profile-add")
+    expect(page.locator("#profile-status")).to_have_text("photo.txt looks like a binary file; pick a .txt file.")
+    expect(page.locator("#profile-status")).to_have_attribute("data-kind", "error")
+    expect(page.locator("#profile-sample")).to_have_value(SAMPLE)
+    assert shown_profile(host_home) is None  # nothing was sent
+
+    page.set_input_files("#profile-files", [])
+    page.fill("#profile-sample", "")
+    page.click("#profile-add")
+    expect(page.locator("#profile-status")).to_have_text("Paste a sample or pick a text file first.")
+
+
+def test_popup_shows_the_last_rewrites_identifiability(
+    browser: Browser, page: Page, server: PageServer, host_home: Path
+) -> None:
+    browser.set_settings(strength="light")
+    oracle = host_request(host_home, "rewrite", {"text": SAMPLE, "options": {"strength": "light"}})["result"]
+    before, after = oracle["identifiability_before"], oracle["identifiability_after"]
+    page.goto(server.url("textarea.html"))
+    page.fill("#field", SAMPLE)
+    browser.menu(page, "#field", "fantasma-anonymize")
+    expect(page.locator("#field")).to_have_value(oracle["text"], timeout=15_000)
+
+    popup = browser.context.new_page()
+    popup.goto(POPUP)
+    figure = popup.locator("#last-rewrite-figure")
+    expect(figure).to_contain_text(
+        f"identifiability {before['score']:.2f} → {after['score']:.2f}", timeout=10_000
+    )
+    families = ", ".join(after["linked_by"])
+    if after["mode"] == "typicality":
+        expect(figure).to_contain_text(f"stands out to {families}" if families else "no attacker family")
+    popup.close()
+
+
+def test_without_the_host_the_profile_section_says_how_to_install_it(browser_without_host: Browser) -> None:
+    page = browser_without_host.context.new_page()
+    page.goto(OPTIONS)
+    status = page.locator("#profile-status")
+    expect(status).to_contain_text(re.compile("not installed.*fantasma-host install"), timeout=15_000)
+    page.fill("#profile-sample", SAMPLE)
+    page.click("#profile-add")
+    expect(status).to_contain_text(re.compile("the pasted sample: .*not installed"), timeout=15_000)
+    expect(page.locator("#profile-sample")).to_have_value(SAMPLE)  # nothing the user typed is lost
+    page.close()
