@@ -100,7 +100,9 @@ def test_a_file_that_is_not_text_is_refused_and_the_pasted_sample_kept(
     page.fill("#profile-sample", SAMPLE)
     page.set_input_files("#profile-files", str(binary))
     page.click("#profile-add")
-    expect(page.locator("#profile-status")).to_have_text("photo.txt looks like a binary file; pick a .txt file.")
+    expect(page.locator("#profile-status")).to_have_text(
+        "photo.txt looks like a binary file; pick a .txt file."
+    )
     expect(page.locator("#profile-status")).to_have_attribute("data-kind", "error")
     expect(page.locator("#profile-sample")).to_have_value(SAMPLE)
     assert shown_profile(host_home) is None  # nothing was sent
