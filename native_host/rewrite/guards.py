@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 # Thresholds (see docs/rewrite.md for how they were chosen).
 MIN_SIMILARITY = 0.88  # all-MiniLM-L6-v2 cosine between the window and the candidate (docs/rewrite.md)
@@ -296,3 +297,30 @@ def check_no_new_markers(
 def check_similarity(similarity: float, threshold: float = MIN_SIMILARITY) -> Verdict:
     ok = similarity >= threshold
     return Verdict("meaning", ok, "" if ok else f"meaning similarity {similarity:.3f} < {threshold}")
+
+
+# -- fluency ----------------------------------------------------------------------------------------
+# The language model's mean log-probability per token of an edited sentence may fall below the
+# original sentence's by at most this many nats (calibration in docs/anonymization.md).
+FLUENCY_MARGIN = 0.25
+
+
+def mean_logprobs(engine: Any, texts: Sequence[str]) -> list[float]:
+    """Mean natural-log probability per token of each text (after the first token, which the model
+    predicts from nothing), in one batched `Engine.score_texts` call."""
+    if not texts:
+        return []
+    scored = engine.score_texts(list(texts))
+    out = []
+    for values in scored:
+        tail = values[1:] if len(values) > 1 else values
+        out.append(float(tail.mean()) if len(tail) else 0.0)
+    return out
+
+
+def check_fluency(candidate_logprob: float, source_logprob: float, margin: float = FLUENCY_MARGIN) -> Verdict:
+    drop = source_logprob - candidate_logprob
+    ok = drop <= margin
+    return Verdict(
+        "fluency", ok, "" if ok else f"log-probability per token fell by {drop:.2f} (> {margin}) nats"
+    )

@@ -57,6 +57,10 @@ class RewriteOptions:
     min_similarity: float = guards.MIN_SIMILARITY
     max_new_tokens: int = MAX_NEW_TOKENS
     seed: int = 0
+    # strong: the identifiability model the search minimizes. None = your stored samples (`fantasma
+    # profile add`), typicality when there are none; the eval passes one trained on an author's texts.
+    identifiability: Any = None
+    llm_windows: bool = True  # strong: LLM window candidates join the search's edit pool
 
     def __post_init__(self) -> None:
         if self.strength not in STRENGTHS:
@@ -79,6 +83,7 @@ class WindowOutcome:
     reason: str = ""
     similarity: float | None = None
     rejected: list[str] = field(default_factory=list)  # one line per rejected candidate
+    passing: list[str] = field(default_factory=list)  # every candidate that passed the guards, best first
 
     def to_json(self) -> dict:
         return {
@@ -105,6 +110,9 @@ class RewriteResult:
     windows: list[WindowOutcome] = field(default_factory=list)
     protected_keep_rate: float = 1.0
     cancelled: bool = False
+    identifiability_before: dict | None = None  # IdentifiabilityReport.to_json() (strong)
+    identifiability_after: dict | None = None
+    search: dict | None = None  # strong: the edits the search applied and what the guards rejected
 
     def to_json(self) -> dict:
         return {
@@ -120,6 +128,9 @@ class RewriteResult:
             "windows": [w.to_json() for w in self.windows],
             "protected_keep_rate": self.protected_keep_rate,
             "cancelled": self.cancelled,
+            "identifiability_before": self.identifiability_before,
+            "identifiability_after": self.identifiability_after,
+            "search": self.search,
         }
 
 
@@ -264,6 +275,7 @@ def rewrite(
             cancelled=True,
         )
 
+    notes: list[str] = []  # said in `reason` next to the outcome
     progress("analyze", 0.0, "finding the markers in the text")
     report_before = style.analyze(text, _load_profile())
     if early := stopped():
@@ -318,6 +330,33 @@ def rewrite(
 
     pieces = split_pieces(neutral)
     windows = group_windows(pieces, _selected_pieces(pieces, neutral, options.strength))
+    strong = options.strength == "strong"
+    ident = None
+    if strong:
+        ident, ident_problem = _identifiability(options)
+        if ident is None:
+            notes.append(f"identifiability unavailable, so no edit search: {ident_problem}")
+        elif ident.message:
+            notes.append(ident.message)
+        if ident is not None and not options.llm_windows:
+            windows = []
+    if not windows and ident is not None:
+        return _search_and_finish(
+            text,
+            neutral,
+            pieces,
+            [],
+            [],
+            ident,
+            engine,
+            embedder,
+            options,
+            cancel,
+            timings,
+            progress,
+            finish,
+            notes,
+        )
     if not windows:
         why = (
             "no sentence carries a marker the neutralizer left"
@@ -335,7 +374,8 @@ def rewrite(
         if cancel is not None and cancel.is_set():
             cancelled = True
             break
-        progress("rewrite", 0.1 + 0.85 * k / len(windows), f"rewriting part {k + 1} of {len(windows)}")
+        share = 0.6 if ident is not None else 0.85  # strong leaves the rest of the bar to the search
+        progress("rewrite", 0.1 + share * k / len(windows), f"rewriting part {k + 1} of {len(windows)}")
         if engine_failure:
             outcome = WindowOutcome(k, window.text, window.text, "neutralizer", engine_failure)
         else:
@@ -350,9 +390,119 @@ def rewrite(
         outcomes.append(outcome)
         replacement[window.first] = outcome
 
+    if ident is not None and not cancelled and not engine_failure:
+        return _search_and_finish(
+            text,
+            neutral,
+            pieces,
+            windows,
+            outcomes,
+            ident,
+            engine,
+            embedder,
+            options,
+            cancel,
+            timings,
+            progress,
+            finish,
+            notes,
+        )
     body = _reassemble(pieces, windows, replacement)
-    reason = _overall_reason(outcomes, len(windows), cancelled, engine_failure)
+    reason = "; ".join([*notes, _overall_reason(outcomes, len(windows), cancelled, engine_failure)]).strip(
+        "; "
+    )
     return finish(body, "llm", reason, outcomes, cancelled)
+
+
+def _identifiability(options: RewriteOptions) -> tuple[Any, str]:
+    """(model, "") or (None, why). A stored profile that cannot be read falls back to typicality inside
+    Identifiability.load; only a missing or corrupt population leaves nothing to score against."""
+    from native_host.style.identify import Identifiability, IdentifyError
+
+    if options.identifiability is not None:
+        return options.identifiability, ""
+    try:
+        return Identifiability.load("stored"), ""
+    except IdentifyError as exc:
+        return None, str(exc)
+
+
+def _proposals(neutral: str, protected: list[tuple[int, int]]) -> tuple[list[Any], str]:
+    try:
+        from native_host.rewrite.edits import propose
+    except ImportError:  # the edit proposers are a separate module; without them only LLM windows
+        return [], "edit proposers not installed"
+    return list(propose(neutral, protected)), ""
+
+
+def _search_and_finish(
+    text: str,
+    neutral: str,
+    pieces: list[Piece],
+    windows: list[Window],
+    outcomes: list[WindowOutcome],
+    ident: Any,
+    engine: Any,
+    embedder: Any,
+    options: RewriteOptions,
+    cancel: threading.Event | None,
+    timings: dict[str, float],
+    progress: _Progress,
+    finish: Callable[..., RewriteResult],
+    notes: list[str],
+) -> RewriteResult:
+    """strong: the identifiability search over rule edits and the LLM windows' passing candidates."""
+    from native_host.rewrite import search as search_mod
+
+    style = _style()
+    t = time.perf_counter()
+    progress("rewrite", 0.72, "choosing the edits that hide your style best")
+    protected = [(s, e) for s, e, _ in style.protected_spans(neutral)]
+    protected += [(s, e) for s, e, _ in _term_spans(neutral, options.protected_terms)]
+    edits, why = _proposals(neutral, protected)
+    if why:
+        notes.append(why)
+    for window, outcome in zip(windows, outcomes, strict=False):
+        start = pieces[window.first].start
+        end = pieces[window.last].start + len(pieces[window.last].text)
+        # the model wrote these; its own output needs no fluency check by the same model
+        edits.extend(search_mod.WindowEdit(start, end, c, needs_lm_check=False) for c in outcome.passing)
+    checks = search_mod.SearchChecks(
+        embedder, engine, options.protected_terms, options.min_similarity, count_markers=count_markers
+    )
+    found = search_mod.search(neutral, edits, ident, checks, search_mod.BUDGETS["strong"], cancel=cancel)
+    timings["search_s"] = time.perf_counter() - t
+    families = Counter(a.family for a in found.applied)
+    summary = (
+        f"{len(found.applied)} of {found.proposals} proposed edits applied "
+        f"({found.words_changed} words; " + ", ".join(f"{n} {f}" for f, n in sorted(families.items())) + ")"
+        if found.applied
+        else f"no edit of {found.proposals} proposed lowered identifiability under the guards"
+    )
+    before = ident.score(text)
+    result = finish(found.text, "llm", "; ".join([*notes, summary]), outcomes, found.cancelled)
+    result.identifiability_before = before.to_json()
+    result.identifiability_after = ident.score(result.text).to_json()
+    result.search = {
+        "applied": [a.to_json() for a in found.applied],
+        "rejected": found.rejected,
+        "proposals": found.proposals,
+        "rounds": found.rounds,
+        "words_changed": found.words_changed,
+        "objective_before": round(found.objective_before, 4),
+        "objective_after": round(found.objective_after, 4),
+        "seconds": round(found.seconds, 4),
+    }
+    if found.applied:
+        result.similarity = round(embedder.document_similarity(text, result.text), 4)
+        result.path = "llm"  # the language model scored (and may have written) the edits
+    return result
+
+
+def _term_spans(text: str, terms: tuple[str, ...]) -> list[tuple[int, int, str]]:
+    from native_host.style.protect import term_spans
+
+    return term_spans(text, terms) if terms else []
 
 
 class _Cancelled(Exception):
@@ -487,6 +637,7 @@ def _rewrite_window(
             rejected.append(f"candidate {n} [{verdict.guard}]: {verdict.detail}")
 
     best: tuple[float, str, float] | None = None
+    passing: list[tuple[float, str]] = []
     if survivors:
         similarities = embedder.similarities(source, [c for _, c in survivors])
         before = sum(source_markers.values())
@@ -498,6 +649,7 @@ def _rewrite_window(
             after = sum(count_markers(candidate).values())
             removed = (before - after) / before if before else 0.0
             score = similarity + W_REMOVED * removed + W_CHANGE * surface_change(source, candidate)
+            passing.append((score, candidate))
             if best is None or score > best[0]:
                 best = (score, candidate, similarity)
     timings["guards_s"] += time.perf_counter() - t
@@ -505,7 +657,8 @@ def _rewrite_window(
     if best is None:
         reason = rejected[0] if rejected else "the model produced no candidate"
         return WindowOutcome(index, source, source, "neutralizer", reason, None, rejected)
-    return WindowOutcome(index, source, best[1], "llm", "", round(best[2], 4), rejected)
+    ranked = [c for _, c in sorted(passing, key=lambda p: -p[0])]
+    return WindowOutcome(index, source, best[1], "llm", "", round(best[2], 4), rejected, ranked)
 
 
 def _warm_prefix(engine: Any) -> None:

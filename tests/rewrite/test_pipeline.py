@@ -58,13 +58,16 @@ def test_llm_windows_always_pass_every_guard(rewrite_model_dir, embedder_model_d
             llm_windows += 1
             source = window.source
             required = guards.protected_tokens(source, (), protected_spans(source))
-            assert window.text in result.text
+            if result.search is None:  # strong hands the windows' candidates to the search
+                assert window.text in result.text
             assert guards.check_chatter(window.text, source).ok
             assert guards.check_length(window.text, source).ok
             assert guards.check_protected(window.text, required, source, protected_spans(window.text)).ok
             assert guards.check_no_new_markers(window.text, count_markers(source), count_markers).ok
             assert embedder.similarities(source, [window.text])[0] >= guards.MIN_SIMILARITY - 1e-4
         json.dumps(result.to_json())  # serializable as is
+        assert result.identifiability_before is not None and result.identifiability_after is not None
+        assert result.identifiability_before["mode"] == "typicality"  # no samples stored in this home
     assert llm_windows > 0, "the default model never produced an acceptable candidate"
 
 
@@ -199,3 +202,34 @@ def test_cancel_mid_run_keeps_done_parts_and_the_rest_neutralized(rewrite_model_
     assert len(result.windows) == 1
     rest = result.text.split("\n\n")
     assert len(rest) == 3 and rest[1:] == _neutralized(text).split("\n\n")[1:]
+
+
+def test_strong_search_reports_identifiability_and_passes_the_guards(rewrite_model_dir, embedder_model_dir):
+    from native_host.rewrite.embedder import Embedder
+    from native_host.style import protected_spans
+
+    text = INPUTS[2] + " Whilst the States met upon the matter, the Congress waited."
+    result = rewrite(text, _options(rewrite_model_dir, embedder_model_dir, llm_windows=False))
+    neutral = _neutralized(text)
+    assert result.search is not None and result.search["proposals"] >= 0
+    for key in ("identifiability_before", "identifiability_after"):
+        report = getattr(result, key)
+        assert set(report) >= {"score", "families", "linked_by", "sentences", "mode"}
+    required = guards.protected_tokens(neutral, (), protected_spans(neutral))
+    assert guards.check_protected(result.text, {t: neutral.count(t) for t in required}, neutral).ok
+    assert guards.check_facts(result.text, neutral).ok
+    assert Embedder(embedder_model_dir).document_similarity(neutral, result.text) >= guards.MIN_SIMILARITY
+    assert result.protected_keep_rate == 1.0
+
+
+def test_strong_without_a_population_says_why_and_still_rewrites(
+    monkeypatch, tmp_path, rewrite_model_dir, embedder_model_dir
+):
+    from native_host.style import identify
+
+    monkeypatch.setattr(identify, "default_population_path", lambda: tmp_path / "missing.npz")
+    identify._POPULATION_CACHE.clear()
+    result = rewrite(INPUTS[3], _options(rewrite_model_dir, embedder_model_dir))
+    assert "identifiability unavailable" in result.reason and "population file missing" in result.reason
+    assert result.search is None and result.identifiability_after is None
+    assert result.text.strip()

@@ -1,0 +1,150 @@
+"""The identifiability search: it lowers the objective with the edits it is given, keeps to its budget,
+and never returns a text that fails a guard, whatever edits it is offered."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+
+import pytest
+
+from native_host.rewrite import guards, search
+from native_host.rewrite.pipeline import count_markers
+from native_host.style import protected_spans
+from native_host.style.identify import Identifiability
+
+
+@dataclass(frozen=True)
+class Edit:  # the fields of native_host.rewrite.edits.Edit
+    start: int
+    end: int
+    replacement: str
+    family: str = "function_word"
+    rule: str = "test"
+    needs_lm_check: bool = False
+
+
+# Someone who writes "upon" and "whilst" all the time.
+MINE = [
+    "Whilst the rain fell upon the roof, we waited upon the stairs. Upon reflection, whilst it was late, "
+    "the house seemed quiet upon the whole. " * 3,
+    "We came upon the town whilst it slept. Upon arrival, whilst tired, we called upon a friend. " * 3,
+    "Upon the table lay a letter, whilst the lamp burned upon the shelf. Upon my word, whilst reading "
+    "it, I sat upon the bench. " * 3,
+]
+TEXT = "Whilst we waited upon the porch, Anna read a letter. Upon reading it twice, she did not smile."
+
+
+@cache
+def mine() -> Identifiability:
+    return Identifiability.from_texts(MINE)
+
+
+def every(text: str, word: str, replacement: str) -> list[Edit]:
+    out = []
+    start = text.find(word)
+    while start >= 0:
+        out.append(Edit(start, start + len(word), replacement))
+        start = text.find(word, start + 1)
+    return out
+
+
+@pytest.fixture(scope="module")
+def checks(embedder_model_dir_module):
+    from native_host.rewrite.embedder import Embedder
+
+    return search.SearchChecks(Embedder(embedder_model_dir_module), None, count_markers=count_markers)
+
+
+@pytest.fixture(scope="module")
+def embedder_model_dir_module(tmp_path_factory):
+    from export.bert import export_default_embedder
+
+    return export_default_embedder(tmp_path_factory.mktemp("embedder") / "all-minilm-l6-v2").parent
+
+
+def test_search_removes_the_habits_the_profile_links(checks):
+    edits = every(TEXT, "Whilst", "While") + every(TEXT, "upon", "on") + every(TEXT, "Upon", "On")
+    result = search.search(TEXT, edits, mine(), checks, search.BUDGETS["strong"])
+    assert (
+        result.text
+        == "While we waited on the porch, Anna read a letter. On reading it twice, she did not smile."
+    )
+    assert result.objective_after < result.objective_before
+    assert {a.original for a in result.applied} == {"Whilst", "upon", "Upon"}
+    assert mine().score(result.text).score < mine().score(TEXT).score
+
+
+def test_budget_limits_the_number_of_edits(checks):
+    edits = every(TEXT, "Whilst", "While") + every(TEXT, "upon", "on") + every(TEXT, "Upon", "On")
+    result = search.search(
+        TEXT, edits, mine(), checks, search.Budget(max_change=1.0, edits_per_100_words=1.0)
+    )
+    assert len(result.applied) == 1
+
+
+def test_overlapping_and_touching_edits_are_never_combined(checks):
+    # "Whilst we": each was checked alone; glued together they were not
+    edits = [Edit(0, 6, "While"), Edit(0, 9, "While we"), Edit(6, 9, " they")]
+    result = search.search(TEXT, edits, mine(), checks, search.BUDGETS["strong"])
+    assert len(result.applied) == 1
+    apart = search.search(
+        TEXT, [Edit(0, 6, "While"), Edit(7, 9, "they")], mine(), checks, search.BUDGETS["strong"]
+    )
+    assert len(apart.applied) == 2  # one character apart is enough
+
+
+def test_edits_needing_the_language_model_are_not_used_without_it(checks):
+    edits = [Edit(e.start, e.end, e.replacement, needs_lm_check=True) for e in every(TEXT, "upon", "on")]
+    result = search.search(TEXT, edits, mine(), checks, search.BUDGETS["strong"])
+    assert result.text == TEXT and not result.applied
+
+
+SENTENCES = [
+    "Anna Weber sent 3 letters to Berlin in 2019.",
+    "We did not agree with the plan, and nobody said why.",
+    "Whilst the council met upon Tuesday, twenty people waited outside.",
+    "Perhaps the report is right about the 12 bridges.",
+    "See https://example.org/a for the figures; they are only estimates.",
+    "Upon reflection, the committee approved the budget again.",
+]
+HARMFUL = ["", "not ", "Bob", "7", "never", "!!!", "twelve", "whilst", "LOL", "maybe", "Berlin", "the the"]
+
+
+def _random_edits(rng: random.Random, text: str) -> list[Edit]:
+    edits = []
+    words = [(m.start(), m.end()) for m in __import__("re").finditer(r"\S+", text)]
+    for _ in range(25):
+        s, e = rng.choice(words)
+        if rng.random() < 0.5:
+            repl = rng.choice(HARMFUL)
+        else:
+            s2, e2 = rng.choice(words)
+            repl = text[s2:e2]
+        edits.append(Edit(s, e, repl, rng.choice(["lexical", "function_word", "syntax"])))
+    edits += every(text, "Whilst", "While") + every(text, "upon", "on") + every(text, "Upon", "On")
+    return edits
+
+
+def test_search_never_returns_a_text_that_fails_a_guard(checks):
+    rng = random.Random(11)
+    for case in range(12):
+        text = " ".join(rng.sample(SENTENCES, 4))
+        result = search.search(text, _random_edits(rng, text), mine(), checks, search.BUDGETS["strong"])
+        final = result.text
+        required = guards.protected_tokens(text, (), protected_spans(text))
+        assert guards.check_protected(
+            final, {t: text.count(t) for t in required}, text, protected_spans(final)
+        ).ok
+        assert guards.check_facts(final, text).ok, (case, final)
+        assert guards.check_no_new_markers(final, count_markers(text), count_markers).ok, (case, final)
+        assert checks.embedder.document_similarity(text, final) >= guards.MIN_SIMILARITY - 1e-6
+        assert (
+            len(result.applied) <= search.BUDGETS["strong"].edits_per_100_words * len(final.split()) / 100 + 1
+        )
+        # what was applied is exactly what the text shows
+        expected = text
+        for a in sorted(result.applied, key=lambda a: -a.start):
+            expected = expected[: a.start] + a.replacement + expected[a.end :]
+        assert expected == final
