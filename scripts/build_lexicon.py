@@ -37,7 +37,7 @@ MAX_ZIPF_RISE = 1.8  # ... and not so much commoner that it is a different regis
 DOMINANT_SENSE = 0.6  # share of a word's tagged uses its first sense needs to skip the LM check
 MIN_TAGGED = 5  # below this many tagged uses WordNet's sense order is a guess
 POS_TABLE_MIN_ZIPF = 2.5
-MIN_SENSE_SHARE = 0.15  # a sense used less than this is not worth an LM call
+MIN_SENSE_SHARE = 0.2  # a sense used less than this is not worth an LM call
 SUBSTITUTE_SENSES = 3  # the shared sense must be among the substitute's first this many
 MAX_SUBSTITUTES = 4  # per source word and part of speech: the search's LM budget is finite
 
@@ -55,7 +55,8 @@ FUNCTION_WORDS = set(
     this those though through throughout thus till to too toward towards under unless until unto up upon
     us very was we well were what whatever when whenever where whereas wherever whether which while whilst
     who whoever whom whose why will with within without would yet you your yours yourself yourselves
-    thereby hence whereby amid amidst via""".split()
+    thereby hence whereby amid amidst via concerning regarding considering according following including
+    given provided granted respecting touching excepting barring pending save""".split()
 )
 
 # Verbs and nouns so polysemous that no single substitute holds across their uses (the prototype's
@@ -220,9 +221,10 @@ IRREGULAR = {
         uphold upheld upheld|mislead misled misled|foresee foresaw foreseen|behold beheld beheld|forsake forsook forsaken
         slay slew slain|smite smote smitten|abide abode abode|beseech besought besought|dwell dwelt dwelt
         spell spelled spelled|spoil spoiled spoiled|learn learned learned|burst burst burst|cast cast cast
-        forecast forecast forecast|hurt hurt hurt|rid rid rid|sew sewed sewn|sow sowed sown|stave staved staved""".split(
-            "|"
-        )
+        forecast forecast forecast|hurt hurt hurt|rid rid rid|sew sewed sewn|sow sowed sown|stave staved staved""".replace(
+            "\n", "|"
+        ).split("|")
+        if line.strip()
     )
 }
 
@@ -406,6 +408,8 @@ def pairs(wn: WordNet, deny_words: set[str], deny_pairs: set[tuple[str, str]]):
                         continue
                     if (w, s) in deny_pairs or _spelling_variant(w, s) or w.startswith(s) or s.startswith(w):
                         continue
+                    if _inflects_other(wn, pos, s):
+                        continue  # "bigger" is a lemma of its own in WordNet's clusters
                     zs = zipf(s)
                     if zs < MIN_SUBSTITUTE_ZIPF or zs < zw - MAX_ZIPF_DROP or zs > zw + MAX_ZIPF_RISE:
                         continue
@@ -415,11 +419,11 @@ def pairs(wn: WordNet, deny_words: set[str], deny_pairs: set[tuple[str, str]]):
                     s_rank = s_offsets.index(s_offset) + (s_offset != offset)
                     s_tagged = wn.sense_count(pos, s, s_offset)
                     s_pos = pos_shares(wn, s).get(pos, 0.0)
-                    if s_pos < 0.3 or (s_tagged == 0 and sum(wn.sense_counts(pos, s)) >= MIN_TAGGED):
-                        continue  # the substitute is used in another sense or part of speech
+                    s_total = sum(wn.sense_counts(pos, s))
+                    if s_pos < 0.4 or (s_tagged == 0 and (s_total > 0 or zs < 3.5)):
+                        continue  # the substitute is used in another sense or part of speech (or never seen)
                     if pos == "n" and s.endswith("s") and wn.lemmas("n", s) - {s}:
                         continue  # "authorities" for "government": a plural-only sense
-                    s_total = sum(wn.sense_counts(pos, s))
                     sure = (
                         rank == 0
                         and s_rank == 0
@@ -430,10 +434,13 @@ def pairs(wn: WordNet, deny_words: set[str], deny_pairs: set[tuple[str, str]]):
                         and s_pos >= 0.7
                         and abs(zs - zw) <= 0.8
                     )
-                    found[s] = (not sure, (not sure, rank, s_rank, -zs))
+                    # "Close" pairs (both words' first senses, the source's dominant) are proposed as
+                    # "lex:"; the rest as "lex-wide:" so the search can trust them less.
+                    close = rank == 0 and s_rank == 0 and (total < MIN_TAGGED or share >= 0.4)
+                    found[s] = (not sure, (not sure, not close, rank, s_rank, -zs))
             best = sorted(found.items(), key=lambda kv: kv[1][1])[:MAX_SUBSTITUTES]
-            for s, (check, _order) in best:
-                yield pos, w, s, check
+            for s, (check, order) in best:
+                yield pos, w, s, check, "~" if order[1] else ">"
 
 
 def read_curated(path: Path):
@@ -494,23 +501,51 @@ def main() -> int:
     curated = [
         (pos, a, b, check, cond) for a, b, pos, check, cond in read_curated(DATA / "lexicon_curated.tsv")
     ]
-    wordnet = [(pos, w, s, check, "") for pos, w, s, check in pairs(wn, deny_words, deny_pairs)]
-    for pos, w, s, check, cond in curated + wordnet:
+    curated = [(pos, a, b, check, cond, ">") for pos, a, b, check, cond in curated]
+    wordnet = [(pos, w, s, check, "", sep) for pos, w, s, check, sep in pairs(wn, deny_words, deny_pairs)]
+    for pos, w, s, check, cond, sep in curated + wordnet:
         n_pairs += 1
         fw, fs = phrase_forms(pos, w, wn), phrase_forms(pos, s, wn)
         by_surface: dict[str, set[str]] = defaultdict(set)
         for slot, form in fw.items():
             if slot in fs:
                 by_surface[form].add(fs[slot])
+        own = sum(wn.sense_counts(pos, w.split(" ")[0]))
         for surface, subs in by_surface.items():
             if len(subs) != 1:  # "cut" is past and participle; "chose"/"chosen" differ: ambiguous
                 continue
+            if " " not in w and any(
+                sum(wn.sense_counts(pos, other)) > own for other in wn.lemmas(pos, surface) - {w}
+            ):
+                continue  # "found" is mostly find's past, not the verb "found" ("launch")
             sub = next(iter(subs))
             if sub == surface or (surface, sub) in deny_pairs:
                 continue
             key = (surface, sub, pos)
             if key not in out:
-                out[key] = (check, f"{w}>{s}", cond)
+                out[key] = (check, f"{w}{sep}{s}", cond)
+    # idioms.txt: WordNet's multi-word expressions in every inflection of their first word, so the
+    # lexical family leaves "found fault", "at large", "on the contrary" whole.
+    idioms: set[str] = set()
+    for pos in POS_NAMES:
+        for lemma in wn.index[pos]:
+            parts = lemma.split("_")
+            if not 2 <= len(parts) <= 4 or not all(p.isalpha() and p.islower() for p in parts):
+                continue
+            if min(zipf(p) for p in parts) < 2.5:
+                continue
+            heads = set(forms(pos, parts[0], wn).values()) if pos == "v" else {parts[0]}
+            for head in heads:
+                idioms.add(" ".join([head, *parts[1:]]))
+    sources = {surface for surface, _sub, _pos in out}
+    idioms = {i for i in idioms if any(p in sources for p in i.split(" "))}  # only those that guard a row
+    (DATA / "idioms.txt").write_text(
+        "# WordNet multi-word expressions, inflected (built by scripts/build_lexicon.py)\n"
+        + "\n".join(sorted(idioms))
+        + "\n",
+        encoding="utf-8",
+    )
+
     lines = [
         f"{surface}\t{sub}\t{pos}\t{int(check)}\t{pair}\t{cond}"
         for (surface, sub, pos), (check, pair, cond) in sorted(out.items())
@@ -521,7 +556,9 @@ def main() -> int:
         + "\n",
         encoding="utf-8",
     )
-    print(f"pos.tsv: {len(rows)} words; lexicon.tsv: {len(lines)} rows from {n_pairs} lemma pairs")
+    print(
+        f"pos.tsv: {len(rows)} words; idioms.txt: {len(idioms)}; lexicon.tsv: {len(lines)} rows from {n_pairs} lemma pairs"
+    )
     return 0
 
 

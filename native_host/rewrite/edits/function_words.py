@@ -438,6 +438,62 @@ def _rules() -> list[Rule]:
         Rule(("might",), "may", True, _next_is("v", 0.5)),
         Rule(("may",), "might", True, _all(_next_is("v", 0.5), _prev_not_in("you"))),
     ]
+    r += _group(
+        ["with regard to", "with respect to", "regarding", "in relation to", "as regards", "concerning"],
+        frozenset({"concerning", "as regards", "in relation to"}),
+        _not(_sentence_final_phrase),
+    )
+    r += _group(["on account of", "because of", "owing to"], frozenset({"owing to"}))
+    r += _group(["in consequence of", "as a result of", "because of"], frozenset({"in consequence of"}))
+    r += [
+        Rule(("with", "the", "exception", "of"), "except for"),
+        Rule(("except", "for"), "with the exception of", True),
+        Rule(("by", "virtue", "of"), "because of", True),
+        Rule(("a", "good", "deal"), "a great deal"),
+        Rule(("a", "great", "deal"), "a good deal"),
+        Rule(("as", "soon", "as"), "once", True, _next_in(SUBJECT_PRONOUNS + " the")),
+        Rule(("in", "which"), "where", True, _prev_is_place),
+        Rule(("where",), "in which", True, _prev_is_place),
+        Rule(("per", "cent"), "percent"),
+        Rule(("percent",), "per cent"),
+        Rule(("each", "of", "the"), "every one of the", True),
+        Rule(("every", "one", "of", "the"), "each of the"),
+        Rule(("those", "who"), "people who", True, _not(_sentence_initial_plain)),
+        Rule(
+            ("since",), "because", True, _all(_after_comma, _next_in(SUBJECT_PRONOUNS + " it there the this"))
+        ),
+        Rule(("as",), "because", True, _all(_after_comma, _next_in(SUBJECT_PRONOUNS + " it there"))),
+        Rule(("yet",), "but", False, _after_comma),
+        Rule(("but",), "yet", True, _all(_after_comma, _next_in(SUBJECT_PRONOUNS + " it there the this"))),
+        Rule(("though",), "however", True, _all(_after_comma, _clause_final_any)),
+        Rule(("however",), "though", True, _all(_after_comma, _clause_final_any)),
+    ]
+    r += [
+        Rule(
+            ("because",),
+            "since",
+            True,
+            _all(_prev_not_in("just only not partly simply"), _next_in(_CLAUSE_OPENERS)),
+        ),
+        Rule(("because",), "as", True, _all(_after_comma, _next_in(_CLAUSE_OPENERS))),
+        Rule(("for",), "because", False, _all(_after_comma, _clause_follows)),
+        Rule(("for",), "as", True, _all(_after_comma, _clause_follows)),
+        Rule(("much",), "far", False, _next_comparative),
+        Rule(("far",), "much", False, _next_comparative),
+        Rule(("a", "lot"), "much", True, _next_comparative),
+    ]
+    for pron in ("i", "we"):
+        r.append(
+            Rule(
+                (pron, "should"),
+                f"{pron} would",
+                True,
+                _next_in("think say suppose imagine like prefer be have"),
+            )
+        )
+        r.append(
+            Rule((pron, "would"), f"{pron} should", True, _next_in("think say suppose imagine like prefer"))
+        )
     r += _contraction_rules()
     return r
 
@@ -453,6 +509,52 @@ _ON_UPON_VERBS = (
     "dwelt dwelling imposed impose bestowed bestow conferred confer incumbent reflect reflected reflecting "
     "entered enter embark embarked embarking touched touch"
 )
+
+
+_PLACES = set(
+    """place places house houses room rooms town towns city cities country countries world state states
+    area areas region regions village street building situation case cases point way extent society
+    system world part parts office church school garden field""".split()
+)
+
+
+def _prev_is_place(doc: Doc, i: int, j: int) -> bool:
+    return _prev(doc, i) in _PLACES and _next(doc, j) is not None
+
+
+def _after_comma(doc: Doc, i: int, j: int) -> bool:
+    """A comma (and nothing else) comes right before the phrase."""
+    return i > 0 and doc.before(i) == ", "
+
+
+def _clause_final_any(doc: Doc, i: int, j: int) -> bool:
+    return re.match(r"[.,;:!?]", doc.gap(j)) is not None
+
+
+def _sentence_final_phrase(doc: Doc, i: int, j: int) -> bool:
+    return _next(doc, j) is None
+
+
+_CLAUSE_OPENERS = "i he she we they it there this these those the his her their our my its such"
+_COMPARATIVES = set(
+    """more less better worse greater larger smaller higher lower longer shorter stronger weaker easier harder
+    older younger richer poorer wider nearer further farther earlier later fewer""".split()
+)
+
+
+def _next_comparative(doc: Doc, i: int, j: int) -> bool:
+    return _next(doc, j) in _COMPARATIVES
+
+
+def _clause_follows(doc: Doc, i: int, j: int) -> bool:
+    """A subject pronoun and a finite verb follow: ", for he was" (not ", for the sake of")."""
+    k = j + 1
+    if k + 1 >= len(doc.tokens) or not (doc.plain_gap(j) and doc.plain_gap(k)):
+        return False
+    subject, verb = doc.norms[k], doc.norms[k + 1]
+    return subject in ("i", "he", "she", "we", "they", "it", "there") and (
+        verb in _AUX_AFTER_RELATIVE or _is(verb, "v", 0.6)
+    )
 
 
 def _never(doc: Doc, i: int, j: int) -> bool:
@@ -537,6 +639,7 @@ _THAT_VERBS = set(
     claimed argue argued agree agreed admit admitted notice noticed fear feared doubt assume assumed
     insist insisted find found show showed shown""".split()
 )
+_THAT_ADJECTIVES = set("sure certain glad afraid aware convinced confident sorry happy pleased proud".split())
 _COMPLEMENT_NOUNS = set(
     """fact idea belief notion hope claim news evidence possibility chance assumption view sense feeling
     thought argument proof sign certainty doubt conviction condition requirement suggestion rule principle
@@ -583,7 +686,12 @@ def _relatives_and_determiners(doc: Doc) -> list[Edit]:
             and (nxt in _AUX_AFTER_RELATIVE or _is(nxt, "v", 0.6))
         ):
             out.append(Edit(t.start, t.end, match_case(t.text, "that"), FAMILY, "who->that", False))
-        if w == "that" and prev in _THAT_VERBS and nxt in _SUBJECT_STARTERS and i > 0:
+        if (
+            w == "that"
+            and (prev in _THAT_VERBS or prev in _THAT_ADJECTIVES)
+            and nxt in _SUBJECT_STARTERS
+            and i > 0
+        ):
             # that-deletion: "said that he" -> "said he" (a subject follows, so "that" is no pronoun).
             p = toks[i - 1]
             if nxt in ("this", "these", "those") and not doc.plain_gap(i + 1):
@@ -620,6 +728,48 @@ def _relatives_and_determiners(doc: Doc) -> list[Edit]:
     return out
 
 
+_SPEECH_VERBS = set(
+    "said replied asked cried answered returned exclaimed continued added whispered observed remarked".split()
+)
+_TAG_SUBJECTS = {"he", "she", "i", "they", "we"}
+
+
+def _dialogue_tags(doc: Doc) -> list[Edit]:
+    """'..." said he.' <-> '..." he said.' (after a closing quote and a comma or space)."""
+    out: list[Edit] = []
+    toks, norms = doc.tokens, doc.norms
+    for i in range(len(toks) - 1):
+        if not doc.plain_gap(i) or not (toks[i].free and toks[i + 1].free):
+            continue
+        before = doc.before(i).rstrip(" ")
+        if not before.endswith(("”", '"', "’", ",”", ',"')) and not before.endswith(("”,", '",')):
+            continue
+        a, b = norms[i], norms[i + 1]
+        end_ok = re.match(r"[.,;:!?]", doc.gap(i + 1)) is not None
+        if not end_ok:
+            continue
+        if a in _SPEECH_VERBS and (b in _TAG_SUBJECTS or toks[i + 1].text[:1].isupper()):
+            subject = toks[i + 1].text if b != "i" else "I"
+            rep = f"{subject} {toks[i].text}"
+            out.append(
+                Edit(toks[i].start, toks[i + 1].end, rep, FAMILY, "said-he->he-said", b not in _TAG_SUBJECTS)
+            )
+        elif (b in _SPEECH_VERBS and a in _TAG_SUBJECTS and toks[i].text.islower()) or (
+            b in _SPEECH_VERBS and toks[i].text == "I"
+        ):
+            out.append(
+                Edit(
+                    toks[i].start,
+                    toks[i + 1].end,
+                    f"{toks[i + 1].text} {toks[i].text}",
+                    FAMILY,
+                    "he-said->said-he",
+                    True,
+                )
+            )
+    return out
+
+
 def propose(doc: Doc) -> list[Edit]:
     index = _index()
     toks, norms = doc.tokens, doc.norms
@@ -648,4 +798,5 @@ def propose(doc: Doc) -> list[Edit]:
                 dst = dst[:-1]
             out.append(Edit(start, end, _render(doc, toks[i].text, dst), FAMILY, rule.name, rule.check))
     out.extend(_relatives_and_determiners(doc))
+    out.extend(_dialogue_tags(doc))
     return out

@@ -9,7 +9,7 @@ sense or part of speech is not certain is proposed with needs_lm_check=True for 
 
 from __future__ import annotations
 
-from native_host.rewrite.edits.lexicon_data import pos_shares, substitutes
+from native_host.rewrite.edits.lexicon_data import idioms, pos_shares, spelling_variants, substitutes
 from native_host.rewrite.edits.text import Doc, Edit, match_case
 
 FAMILY = "lexical"
@@ -71,14 +71,44 @@ def _condition_holds(doc: Doc, i: int, condition: str) -> bool:
     return False
 
 
+def _in_idioms(doc: Doc) -> set[int]:
+    """Indices of tokens inside a known multi-word expression (words joined by spaces only)."""
+    table = idioms()
+    norms = doc.norms
+    covered: set[int] = set()
+    for i in range(len(norms)):
+        for n in (2, 3, 4):
+            j = i + n
+            if j > len(norms) or not doc.plain_gap(j - 2):
+                break
+            if " ".join(norms[i:j]) in table:
+                covered.update(range(i, j))
+    return covered
+
+
 def propose(doc: Doc) -> list[Edit]:
     out: list[Edit] = []
+    in_idiom = _in_idioms(doc)
     names = doc.capitalized_midsentence
+    variants = spelling_variants()
     for i, tok in enumerate(doc.tokens):
         if not tok.free or not tok.text.isalpha():
             continue
+        other = variants.get(tok.norm)
+        if other and (tok.text.islower() or doc.at_sentence_start(i)):
+            # British <-> American spelling: a character-3-gram move with no change of word at all.
+            out.append(
+                Edit(
+                    tok.start,
+                    tok.end,
+                    match_case(tok.text, other),
+                    FAMILY,
+                    f"spell:{tok.norm}->{other}",
+                    False,
+                )
+            )
         subs = substitutes(tok.norm)
-        if not subs:
+        if not subs or i in in_idiom:
             continue
         # A capital inside a sentence, or a word the text also capitalizes mid-sentence, is a name.
         if not tok.text.islower() and (
@@ -100,7 +130,7 @@ def propose(doc: Doc) -> list[Edit]:
                 check = sub.needs_lm_check or share < 0.6
             elif share >= 0.9:
                 check = sub.needs_lm_check
-            elif share >= 0.4:
+            elif share >= 0.6:
                 check = True
             else:
                 continue
@@ -110,7 +140,7 @@ def propose(doc: Doc) -> list[Edit]:
                     tok.end,
                     match_case(tok.text, sub.word),
                     FAMILY,
-                    f"lex:{tok.norm}->{sub.word}",
+                    f"{'lex-wide' if '~' in sub.pair else 'lex'}:{tok.norm}->{sub.word}",
                     check,
                 )
             )

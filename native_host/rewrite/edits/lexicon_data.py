@@ -50,6 +50,12 @@ def _substitutes() -> dict[str, tuple[Substitute, ...]]:
     return {k: tuple(v) for k, v in table.items()}
 
 
+@cache
+def idioms() -> frozenset[str]:
+    """Multi-word expressions whose words are not swapped one by one ("found fault", "at large")."""
+    return frozenset(_lines("idioms.txt"))
+
+
 def pos_shares(word: str) -> dict[str, float]:
     """{'n': 0.7, 'v': 0.3} for a lower-case word; {'f': 1.0} for closed-class words; {} if unknown."""
     entry = _pos_table().get(word)
@@ -68,3 +74,26 @@ def is_common_lower(word: str) -> bool:
 
 def substitutes(word: str) -> tuple[Substitute, ...]:
     return _substitutes().get(word, ())
+
+
+@cache
+def spelling_variants() -> dict[str, str]:
+    """British -> American for every pair the style data lists; American -> British where it marks the
+    pair reversible (shared with the neutralizer: native_host/style/data/spelling_variants.tsv)."""
+    try:
+        text = (
+            resources.files("native_host.style").joinpath("data", "spelling_variants.tsv").read_text("utf-8")
+        )
+    except (FileNotFoundError, OSError) as exc:
+        raise DataError(
+            f"spelling_variants.tsv is missing from the install ({exc}); reinstall fantasma"
+        ) from exc
+    table: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        british, american, _category, reversible = line.split("\t")[:4]
+        table.setdefault(british, american)
+        if reversible.strip() == "1":
+            table.setdefault(american, british)
+    return table

@@ -100,6 +100,11 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                 continue
             if head.lower() not in _SUBJECTS and not head[:1].isupper():
                 continue
+            if m.group(1).startswith(";"):
+                left_clause = left.rsplit(";", 1)[-1]
+                right_clause = sent[m.end(1) :].split(";", 1)[0]
+                if not (_has_verb(left_clause) and _has_verb(right_clause)):
+                    continue  # "The disquietude of the people; their repugnance...": a list of phrases
             start, end = s + m.start(), s + m.end(4)
             word = head[:1].upper() + head[1:]
             sure = head.lower() in _PRONOUN_SUBJECTS
@@ -112,10 +117,37 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                 out.append(
                     Edit(start, end, f". {conj.capitalize()} {head}", FAMILY, f"split:{conj}", not sure)
                 )
+            if m.group(1) == "; " and head.lower() in _SUBJECTS:
+                # "X; it rained." -> "X, and it rained."
+                out.append(Edit(start, end, ", and " + head, FAMILY, "semicolon->and", True))
             if m.group(1).startswith(",") and conj in ("and", "but"):
                 # The comma before a coordinated clause is optional: "X, and he left" -> "X and he left".
                 cs = s + m.start()
                 out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:coordinated-drop", not sure))
+
+
+_COORDINATED = re.compile(r"(?<=[^\W\d_]) (and|but) (i|he|she|we|they|it|there) (?=[^\W\d_])", re.I)
+
+
+def _coordination_commas(doc: Doc, out: list[Edit]) -> None:
+    """ "We waited and we went home." -> "We waited, and we went home." (two full clauses only)."""
+    for s, _e, sent in _sentence_texts(doc):
+        for m in _COORDINATED.finditer(sent):
+            left = sent[: m.start()]
+            if len(_words(left)) < 4 or left.count("(") != left.count(")"):
+                continue
+            nxt = WORD_RE.match(sent, m.end())
+            if nxt is None or (
+                pos_shares(nxt.group().lower()).get("v", 0.0) < 0.3
+                and nxt.group().lower()
+                not in (
+                    "is was are were has had have will would can could may might should must did does do".split()
+                )
+            ):
+                continue  # "and it" as an object ("saw him and it"): the next word is no verb
+            pos = s + m.start()
+            if edit := _insertion(doc, pos, ",", "comma:coordinated-add", True):
+                out.append(edit)
 
 
 def _merges(doc: Doc, out: list[Edit]) -> None:
@@ -231,9 +263,32 @@ def _parentheticals(doc: Doc, out: list[Edit]) -> None:
         out.append(Edit(m.start(), m.end(), f", {inner.strip()}, ", FAMILY, "dashes->commas", True))
 
 
-_SERIAL = re.compile(r", (?P<item>[^\W\d_][^,;:.!?()\"“”]{0,40}?),? (?P<conj>and|or) ")
+# "A, B, and C" / "A, B and C": two short items before the last one, the first after a comma or
+# opening the sentence ("yet it pervades and governs" is no list).
+_SERIAL = re.compile(
+    r"(?<![\w'’-])(?P<first>[^\W\d_][\w'’-]*), (?P<item>[^\W\d_][\w'’-]*(?: [\w'’-]+){0,2}),?"
+    r" (?P<conj>and|or) (?=[^\W\d_])"
+)
 _INTRO_PP = re.compile(r"^(?P<pp>[A-Z][a-z]* (?:[^\W\d_]+ ){0,3}[^\W\d_]+), (?=[^\W\d_])")
 _INTRO_ADV = re.compile(r"^(?P<adv>[A-Z][a-z]+)(?P<comma>,?) (?=[^\W\d_])")
+
+
+_CLAUSE_WORDS = set(
+    "i he she we they it is was are were has have had will would can could may might shall should must "
+    "do does did yet but which who that when if because".split()
+)
+_FINITE = set(
+    "is was are were be been has have had will would can could may might shall should must do does did".split()
+)
+
+
+def _has_verb(s: str) -> bool:
+    """A finite verb, roughly: an auxiliary or a word used mostly as a verb."""
+    for w in _words(s):
+        lw = w.lower()
+        if lw in _FINITE or (pos_shares(lw).get("v", 0.0) >= 0.7 and not lw.endswith("ing")):
+            return True
+    return False
 
 
 def _commas(doc: Doc, out: list[Edit]) -> None:
@@ -241,9 +296,11 @@ def _commas(doc: Doc, out: list[Edit]) -> None:
     for s, _e, sent in _sentence_texts(doc):
         # Serial comma both ways, only in a list that already has a comma before the last item.
         for sm in _SERIAL.finditer(sent):
-            item = sm.group("item")
-            if len(_words(item)) > 4 or " and " in item or " or " in item:
+            item, first = sm.group("item"), sm.group("first")
+            if " and " in item or " or " in item or " and " in first or " or " in first:
                 continue
+            if any(w.lower() in _CLAUSE_WORDS for w in _words(item) + _words(first)):
+                continue  # "yet it pervades": a clause, not a list item
             comma_at = s + sm.end("item")
             if text[comma_at] == ",":
                 out.append(Edit(comma_at, comma_at + 1, "", FAMILY, "serial-comma:drop", False))
@@ -251,7 +308,14 @@ def _commas(doc: Doc, out: list[Edit]) -> None:
                 out.append(edit)
         # An opening prepositional phrase's comma is optional: "In this case, we" <-> "In this case we".
         pp = _INTRO_PP.match(sent)
-        if pp and pp.group("pp").split(" ", 1)[0].lower() in _PREPOSITIONS and len(_words(sent)) > 6:
+        after = WORD_RE.match(sent, pp.end()) if pp else None
+        if (
+            pp
+            and after is not None
+            and after.group().lower() in _PRONOUN_SUBJECTS
+            and pp.group("pp").split(" ", 1)[0].lower() in _PREPOSITIONS
+            and _is_noun(_words(pp.group("pp"))[-1].lower(), 0.5)
+        ):
             cs = s + pp.end("pp")
             out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:intro-drop", True))
         m = _INTRO_ADV.match(sent)
@@ -310,6 +374,7 @@ def propose(doc: Doc) -> list[Edit]:
     out: list[Edit] = []
     _splits(doc, out)
     _merges(doc, out)
+    _coordination_commas(doc, out)
     _adverbial_clauses(doc, out)
     _clefts(doc, out)
     _parentheticals(doc, out)
