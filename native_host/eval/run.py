@@ -105,10 +105,14 @@ def _surrogates(split: Any, profile: bool) -> dict[str, Any]:
     if not profile:
         typical = Identifiability.load(None)
         return {author: typical for author in split.authors}
-    return {
-        author: Identifiability.from_texts([c.text for c in split.train if c.author == author])
-        for author in split.authors
-    }
+    return {author: Identifiability.from_texts(training_texts(split, author)) for author in split.authors}
+
+
+def training_texts(split: Any, author: str) -> list[str]:
+    """What the --profile surrogate of `author` learns from: that author's training chunks, never a
+    test chunk (split_corpus keeps the two apart, and a chunk that continues a test chunk out)."""
+    test = {c.text for c in split.test}
+    return [c.text for c in split.train if c.author == author and c.text not in test]
 
 
 def _rewrite_chunk(text: str, options: EvalOptions, identifiability: Any = None):

@@ -86,3 +86,14 @@ def test_corpus_spec_gives_a_five_author_setting():
     split = split_corpus(find_corpus("problemC", load_manifest()), 5, 2, 4)
     assert split.corpus == "aaac_problem_c" and len(split.authors) == 5
     assert len(split.test) == 10 and not {c.text for c in split.test} & {c.text for c in split.train}
+
+
+def test_profile_surrogates_learn_from_the_authors_training_chunks_only():
+    from native_host.eval.run import training_texts
+
+    split = split_corpus(find_corpus("brontes", load_manifest()), 3, 3, 8)
+    test = {c.text for c in split.test}
+    for author in split.authors:
+        texts = training_texts(split, author)
+        assert len(texts) == 8 and not set(texts) & test
+        assert set(texts) == {c.text for c in split.train if c.author == author}
