@@ -1,11 +1,18 @@
 """Per-user locations. Nothing is written next to the code.
 
 `FANTASMA_HOME` (tests, portable installs) replaces the platformdirs roots with one directory.
+
+The user's files (settings.json, profile.msgpack with phrases from their own writing, host.log) are
+private: `private_dir()` makes their directory 0700 and `write_private()` writes 0600 through a
+uniquely named temp file, fsynced before it replaces the old one. POSIX modes; on Windows the per-user
+profile directories are already private to the user and the mode bits are ignored.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from pathlib import Path
 
 import platformdirs
@@ -62,3 +69,47 @@ def log_dir() -> Path:
 
 def cache_dir() -> Path:
     return _root("cache")
+
+
+PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
+
+
+def private_dir(directory: Path) -> Path:
+    """`directory` created if missing and made 0700 (also when an older version left it 0755). Only
+    the directory itself: its parents (e.g. ~/.local/share) are not ours to change."""
+    directory.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+    if os.name == "posix" and directory.stat().st_mode & 0o777 != PRIVATE_DIR_MODE:
+        directory.chmod(PRIVATE_DIR_MODE)
+    return directory
+
+
+def write_private(path: Path, data: bytes) -> Path:
+    """Atomically replace `path` with `data`, mode 0600, in a 0700 dir. The temp file has a unique name
+    (two writers never share one), and its bytes are on disk before the rename, so a crash leaves the
+    old file or the new one, never an empty or half one."""
+    private_dir(path.parent)
+    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")  # 0600
+    try:
+        with os.fdopen(fd, "wb") as tmp:
+            tmp.write(data)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+    _fsync_dir(path.parent)
+    return path
+
+
+def _fsync_dir(directory: Path) -> None:
+    """The rename itself durable (POSIX; directories cannot be opened for fsync on Windows)."""
+    if os.name != "posix":
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,14 +1,14 @@
 """User settings, one JSON file at `native_host.paths.settings_path()`.
 
 One table (`SETTINGS`) names every key with its default and validator; PROTOCOL.md's settings table
-mirrors it. Writes are atomic (temp file + rename) so a crash never leaves half a file.
+mirrors it. Writes are atomic and private (`paths.write_private`: 0600, fsync, rename) so a crash
+never leaves half a file.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -93,11 +93,8 @@ def update_settings(changes: Any) -> dict[str, Any]:
     merged = load_settings()
     merged.update(valid)
     path = paths.settings_path()
-    tmp = path.with_suffix(".json.tmp")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(merged, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        paths.write_private(path, (json.dumps(merged, indent=2, sort_keys=True) + "\n").encode("utf-8"))
     except OSError as exc:
         raise SettingsStorageError(f"cannot write settings to {path}: {exc.strerror or exc}") from exc
     return merged

@@ -6,6 +6,7 @@ pointed at stderr, so a stray print (ours or a library's, Python or C) can never
 
 from __future__ import annotations
 
+import io
 import logging
 import logging.handlers
 import os
@@ -33,6 +34,16 @@ def claim_stdout() -> int:
     return frames_fd
 
 
+class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """host.log and each file it rotates to: 0600 (an existing 0644 one is tightened)."""
+
+    def _open(self) -> io.TextIOWrapper:
+        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, paths.PRIVATE_FILE_MODE)
+        if os.name == "posix":
+            os.fchmod(fd, paths.PRIVATE_FILE_MODE)
+        return open(fd, "a", encoding=self.encoding, errors=self.errors)
+
+
 def setup_logging() -> None:
     """stderr (the browser shows it in its own log) and a rotating host.log; never stdout."""
     root = logging.getLogger()
@@ -43,9 +54,8 @@ def setup_logging() -> None:
     stderr.setLevel(logging.WARNING)
     root.addHandler(stderr)
     try:
-        log_dir = paths.log_dir()
-        log_dir.mkdir(parents=True, exist_ok=True)
-        file_handler = logging.handlers.RotatingFileHandler(
+        log_dir = paths.private_dir(paths.log_dir())
+        file_handler = PrivateRotatingFileHandler(
             log_dir / "host.log", maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
         )
     except OSError as exc:  # a read-only home must not stop the host

@@ -384,13 +384,11 @@ def load_samples(path: Path | None = None) -> list[DocCounts] | None:
 
 
 def save_samples(docs: Sequence[DocCounts], path: Path | None = None) -> Path:
+    from native_host import paths
+
     path = path or default_samples_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
     payload = {"version": SAMPLES_VERSION, "docs": [d.to_dict() for d in docs]}
-    tmp.write_bytes(msgpack.packb(payload, use_bin_type=True))
-    tmp.replace(path)
-    return path
+    return paths.write_private(path, msgpack.packb(payload, use_bin_type=True))  # 0600, atomic
 
 
 def add_samples(texts: Iterable[str], path: Path | None = None) -> int:

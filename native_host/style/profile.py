@@ -125,11 +125,8 @@ class Profile:
 
     def save(self, path: Path | None = None) -> Path:
         path = path or paths.profile_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(msgpack.packb(self.to_dict(), use_bin_type=True))
-        tmp.replace(path)  # atomic: a crash never leaves half a profile
-        return path
+        # 0600 in a 0700 dir (phrases from the user's own writing), atomic: never half a profile
+        return paths.write_private(path, msgpack.packb(self.to_dict(), use_bin_type=True))
 
 
 def load_profile(path: Path | None = None) -> Profile | None:
