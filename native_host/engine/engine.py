@@ -31,6 +31,9 @@ from native_host.engine.text import ChatTemplate, IncrementalDetokenizer
 
 TokenCallback = Callable[[int, str], None]
 MAX_CACHED_PREFIXES = 4
+# Scoring: rows per batch, and the memory one batch's states + logits may take.
+SCORE_MAX_BATCH = 64
+SCORE_MEMORY_BYTES = 256 * 2**20
 
 
 class _Stream:
@@ -277,6 +280,121 @@ class Engine:
             )
         return prompt
 
+    # scoring -------------------------------------------------------------------------------
+    def score(self, prefix_ids: list[int], continuations: list[list[int]]) -> list[np.ndarray]:
+        """Natural-log probabilities of every token of each continuation, given `prefix_ids` and the
+        continuation's earlier tokens: one float32 array per continuation (empty for an empty one).
+
+        The prefix runs once (prefix reuse applies); its states are repeated to a batch of
+        continuations, which then advance one position per pass, every row on its own tokens. One token
+        per row is the only multi-row pass after a past that onnxruntime's GroupQueryAttention accepts on
+        the CPU, it needs logits at the last position only (no graph change), and rows never mix: a
+        continuation's scores do not depend on its neighbours or on the batch order. Continuations are
+        sorted by length and cut into batches of at most SCORE_MAX_BATCH rows whose states fit in
+        SCORE_MEMORY_BYTES; a shorter row is padded on the right, and what the model returns past its
+        end is ignored. An empty prefix stands for the start of a text: the model's bos token (else its
+        pad token) is put in front, since the first token needs something to be predicted from.
+        """
+        prefix = [int(i) for i in prefix_ids] or [
+            self.bos_token_id if self.bos_token_id is not None else self.pad_token_id
+        ]
+        rows = [[int(i) for i in c] for c in continuations]
+        self._check_prompt(prefix)
+        vocab = int(self.config["vocab_size"])
+        for row in rows:
+            bad = [i for i in row if not 0 <= i < vocab]
+            if bad:
+                raise EngineError(f"token id {bad[0]} is out of range (vocabulary size {vocab})")
+            if len(prefix) + len(row) > self.context_length:
+                raise EngineError(
+                    f"a prefix of {len(prefix)} tokens and a continuation of {len(row)} tokens do not fit "
+                    f"in the model's context of {self.context_length} tokens"
+                )
+        results = [np.zeros(0, dtype=np.float32) for _ in rows]
+        order = sorted((i for i, row in enumerate(rows) if row), key=lambda i: -len(rows[i]))
+        if not order:
+            return results
+        with self._lock:
+            longest = len(rows[order[0]])
+            capacity = min(self.context_length, len(prefix) + longest)
+            stats = _Stats()
+            first_logits, prefix_states = self._prefill(
+                prefix, GenerationOptions(reuse_prefix=True), stats, capacity
+            )
+            first = _log_softmax(first_logits[None])[0]
+            batch = self._score_batch_size(capacity)
+            for start in range(0, len(order), batch):
+                chunk = order[start : start + batch]
+                scored = self._score_chunk(prefix_states, first, [rows[i] for i in chunk], capacity)
+                for i, values in zip(chunk, scored, strict=True):
+                    results[i] = values
+        return results
+
+    def _score_batch_size(self, capacity: int) -> int:
+        """Rows per scoring batch: SCORE_MAX_BATCH, fewer when one row's states and logits are large."""
+        row_bytes = 4 * int(self.config["vocab_size"]) * 3  # logits, their copy and the log-softmax
+        for spec in self.state_specs:
+            shape = list(spec.empty_shape(1))
+            if spec.grows:
+                shape[2] = capacity
+            row_bytes += int(np.prod(shape)) * 4
+        return max(1, min(SCORE_MAX_BATCH, SCORE_MEMORY_BYTES // row_bytes))
+
+    def _score_chunk(
+        self, prefix_states: States, first: np.ndarray, rows: list[list[int]], capacity: int
+    ) -> list[np.ndarray]:
+        """Scores of `rows` (longest first) after the batch-1 `prefix_states`; `first` is the
+        log-softmax at the prefix's last position."""
+        longest = len(rows[0])
+        tokens = np.full((len(rows), longest), self.pad_token_id, dtype=np.int64)
+        for r, row in enumerate(rows):
+            tokens[r, : len(row)] = row
+        scores = np.zeros((len(rows), longest), dtype=np.float32)
+        scores[:, 0] = first[tokens[:, 0]]
+        # a copy per row (to_buffers/expand never hand the cached prefix to the graph to write into)
+        states = self.runner.to_buffers(prefix_states, capacity, len(rows))
+        live = len(rows)
+        for j in range(1, longest):
+            while len(rows[live - 1]) <= j:
+                live -= 1  # rows are sorted longest first: the tail has ended
+            if live < states.batch and live <= states.batch // 2:
+                states = self.runner.select_rows(states, list(range(live)))
+            # pad=False: one token per row on the 1-token path, the same for every row and batch size
+            logits, states = self.runner.forward(tokens[: states.batch, j - 1 : j], states, keep=1, pad=False)
+            logprobs = _log_softmax(logits[:live, -1])
+            scores[:live, j] = logprobs[np.arange(live), tokens[:live, j]]
+        return [scores[r, : len(row)].copy() for r, row in enumerate(rows)]
+
+    def score_texts(self, texts: list[str], prefix: str = "") -> list[np.ndarray]:
+        """`score` on text: the log-probability of each token of each text after `prefix`.
+
+        Tokens are those of the whole `prefix + text`, so a word is scored as the model would read it
+        in context. Whitespace at the end of `prefix` moves to the start of each text (BPE tokenizers
+        glue a space to the word after it). Where a text merges with the end of the prefix into one
+        token, the text is tokenized on its own after the prefix's tokens instead, so the prefix stays
+        shared. `encode_continuations` gives the tokens a text is scored as.
+        """
+        prefix_ids, continuations = self.encode_continuations(texts, prefix)
+        return self.score(prefix_ids, continuations)
+
+    def encode_continuations(self, texts: list[str], prefix: str = "") -> tuple[list[int], list[list[int]]]:
+        """The prefix's token ids and each text's token ids after it, as `score_texts` scores them."""
+        stem = prefix.rstrip()
+        gap = prefix[len(stem) :]
+        prefix_ids = self.encode(stem) if stem else []
+        continuations: list[list[int]] = []
+        for text in texts:
+            if not text:
+                continuations.append([])  # not the prefix's trailing whitespace on its own
+            elif not stem:
+                continuations.append(self.tokenizer.encode(gap + text, add_special_tokens=False).ids)
+            else:
+                whole = self.encode(stem + gap + text)
+                if whole[: len(prefix_ids)] != prefix_ids:  # the text merged into the prefix's last token
+                    whole = prefix_ids + self.tokenizer.encode(gap + text, add_special_tokens=False).ids
+                continuations.append(whole[len(prefix_ids) :])
+        return prefix_ids, continuations
+
     # generation ------------------------------------------------------------------------------
     def generate(
         self,
@@ -514,3 +632,10 @@ class Engine:
         generated = sum(len(s.token_ids) for s in streams)
         timings = stats.timings(generated)
         return [s.result(len(prompt), dict(timings)) for s in streams]
+
+
+def _log_softmax(logits: np.ndarray) -> np.ndarray:
+    """log-softmax over the last axis, in float32 (rows of a vocabulary-wide logits array)."""
+    logits = np.asarray(logits, dtype=np.float32)
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))

@@ -67,3 +67,13 @@ def engine(default_model_dir) -> Engine:
 @pytest.fixture(scope="session")
 def chat_prompt(engine) -> list[int]:
     return engine.encode(engine.render_chat([{"role": "user", "content": "What is the capital of France?"}]))
+
+
+@pytest.fixture(scope="session")
+def hybrid_engine(tmp_path_factory) -> Engine:
+    """A tiny random Qwen3.5 checkpoint (Gated DeltaNet conv/recurrent states + attention key/value),
+    exported in fp32."""
+    pytest.importorskip("torch")
+    from tests.engine.tiny_hybrid import export_tiny_hybrid
+
+    return Engine.load(export_tiny_hybrid(tmp_path_factory))
