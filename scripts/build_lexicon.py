@@ -38,8 +38,11 @@ DOMINANT_SENSE = 0.6  # share of a word's tagged uses its first sense needs to s
 MIN_TAGGED = 5  # below this many tagged uses WordNet's sense order is a guess
 POS_TABLE_MIN_ZIPF = 2.5
 MIN_SENSE_SHARE = 0.2  # a sense used less than this is not worth an LM call
-SUBSTITUTE_SENSES = 3  # the shared sense must be among the substitute's first this many
-MAX_SUBSTITUTES = 4  # per source word and part of speech: the search's LM budget is finite
+SUBSTITUTE_SENSES = 2  # the shared sense must be among the substitute's first this many
+MAX_SUBSTITUTES = 4
+# Adjective clusters ("necessary" ~ "essential") gave "the utmost verge" -> "the intense verge" about as
+# often as a good pair: off; the curated table carries the good ones.
+SIMILAR_ADJECTIVES = False  # per source word and part of speech: the search's LM budget is finite
 
 # Closed-class words: never substituted, marked 'f' in pos.tsv.
 FUNCTION_WORDS = set(
@@ -399,7 +402,7 @@ def pairs(wn: WordNet, deny_words: set[str], deny_pairs: set[tuple[str, str]]):
                 # Adjectives: also the words of the synsets "similar to" this one (head <-> satellites):
                 # "necessary" ~ "essential"; never the tier without the LM check.
                 similar = []
-                if pos == "a" and rank == 0:
+                if pos == "a" and rank == 0 and SIMILAR_ADJECTIVES:
                     for other in [wn.heads.get(offset), *wn.satellites.get(offset, [])]:
                         if other is not None:
                             similar += [(x, other) for x, _ in wn.synsets[(pos, other)][2]]

@@ -288,3 +288,40 @@ def test_split_never_breaks_a_quotation() -> None:
     text = 'He said "we waited for hours at the station, and we went home" to us.'
     for e in propose(text):
         assert e.family != "syntax" or not (text.index('"') < e.start < text.rindex('"')), e
+
+
+# --- real prose: how many edits, and each one alone well-formed -----------------------------------
+
+# Floors a little under the figures in docs/anonymization-edits.md (10 test chunks per author, 3
+# authors): a change that quietly halves the pool fails here.
+POOL_FLOORS = {"federalist": 40, "brontes": 30}
+
+
+@pytest.mark.parametrize("corpus", sorted(POOL_FLOORS))
+def test_pool_size_on_real_prose(corpus: str) -> None:
+    from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+
+    split = split_corpus(find_corpus(corpus, load_manifest()), 3, 10, 2)
+    per_250 = []
+    families: set[str] = set()
+    for chunk in split.test:
+        edits = propose(chunk.text)
+        per_250.append(len(edits) * 250 / chunk.words)
+        families.update(e.family for e in edits)
+    assert families == {"lexical", "function_word", "syntax"}
+    mean = sum(per_250) / len(per_250)
+    assert mean >= POOL_FLOORS[corpus], f"{corpus}: {mean:.1f} edits per 250 words"
+
+
+def test_every_edit_alone_is_well_formed_on_real_prose() -> None:
+    from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+
+    split = split_corpus(find_corpus("federalist", load_manifest()), 3, 2, 2)
+    for chunk in split.test:
+        text = chunk.text
+        before = set(_well_formed(text))
+        for e in propose(text):
+            out = apply(text, e)
+            new = set(_well_formed(out)) - before
+            assert not new, (e, new, out[max(0, e.start - 60) : e.end + 60])
+            assert negations(out) == negations(text), e

@@ -494,6 +494,29 @@ def _rules() -> list[Rule]:
         r.append(
             Rule((pron, "would"), f"{pron} should", True, _next_in("think say suppose imagine like prefer"))
         )
+    r += [
+        Rule(("has", "to"), "must", False, _all(_finite_have, _next_is("v", 0.6))),
+        Rule(("have", "to"), "must", False, _all(_finite_have, _next_is("v", 0.6))),
+        Rule(("is", "able", "to"), "can", False, _next_is("v", 0.6)),
+        Rule(("are", "able", "to"), "can", False, _next_is("v", 0.6)),
+        Rule(("was", "able", "to"), "could", True, _next_is("v", 0.6)),
+        Rule(("were", "able", "to"), "could", True, _next_is("v", 0.6)),
+        Rule(("is", "going", "to"), "will", True, _next_is("v", 0.7)),
+        Rule(("are", "going", "to"), "will", True, _next_is("v", 0.7)),
+        Rule(("am", "going", "to"), "will", True, _next_is("v", 0.7)),
+        Rule(
+            ("next", "to"),
+            "beside",
+            True,
+            _next_in("the a an his her their my our your its him her them me us"),
+        ),
+        Rule(
+            ("beside",),
+            "next to",
+            True,
+            _next_in("the a an his her their my our your its him her them me us"),
+        ),
+    ]
     r += _contraction_rules()
     return r
 
@@ -554,6 +577,15 @@ def _clause_follows(doc: Doc, i: int, j: int) -> bool:
     subject, verb = doc.norms[k], doc.norms[k + 1]
     return subject in ("i", "he", "she", "we", "they", "it", "there") and (
         verb in _AUX_AFTER_RELATIVE or _is(verb, "v", 0.6)
+    )
+
+
+def _finite_have(doc: Doc, i: int, j: int) -> bool:
+    """'have to' is the finite verb of its clause: a subject comes right before it (so not "will have
+    to", "do not have to" - the last would turn "need not" into "must not")."""
+    prev = _prev(doc, i)
+    return prev in ("i", "you", "we", "they", "he", "she", "it", "one") or (
+        prev is not None and _is(prev, "n", 0.7)
     )
 
 

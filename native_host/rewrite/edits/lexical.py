@@ -9,7 +9,7 @@ sense or part of speech is not certain is proposed with needs_lm_check=True for 
 
 from __future__ import annotations
 
-from native_host.rewrite.edits.lexicon_data import idioms, pos_shares, spelling_variants, substitutes
+from native_host.rewrite.edits.lexicon_data import idioms, phrases, pos_shares, spelling_variants, substitutes
 from native_host.rewrite.edits.text import Doc, Edit, match_case
 
 FAMILY = "lexical"
@@ -75,14 +75,16 @@ def _in_idioms(doc: Doc) -> set[int]:
     """Indices of tokens inside a known multi-word expression (words joined by spaces only)."""
     table = idioms()
     norms = doc.norms
+    plain = [doc.plain_gap(i) for i in range(len(norms))]
     covered: set[int] = set()
-    for i in range(len(norms)):
-        for n in (2, 3, 4):
-            j = i + n
-            if j > len(norms) or not doc.plain_gap(j - 2):
+    for i in range(len(norms) - 1):
+        phrase = norms[i]
+        for j in range(i + 1, min(i + 4, len(norms))):
+            if not plain[j - 1]:
                 break
-            if " ".join(norms[i:j]) in table:
-                covered.update(range(i, j))
+            phrase += " " + norms[j]
+            if phrase in table:
+                covered.update(range(i, j + 1))
     return covered
 
 
@@ -107,6 +109,25 @@ def propose(doc: Doc) -> list[Edit]:
                     False,
                 )
             )
+        for words, psubs in phrases().get(tok.norm, ()):
+            j = i + len(words) - 1
+            if j >= len(doc.tokens) or tuple(doc.norms[i : j + 1]) != words:
+                continue
+            if not all(doc.plain_gap(k) and doc.tokens[k + 1].free for k in range(i, j)):
+                continue
+            for sub in psubs:
+                if _condition_holds(doc, j, sub.condition):
+                    surface = " ".join(words)
+                    out.append(
+                        Edit(
+                            tok.start,
+                            doc.tokens[j].end,
+                            match_case(tok.text, sub.word),
+                            FAMILY,
+                            f"lex:{surface}->{sub.word}",
+                            sub.needs_lm_check,
+                        )
+                    )
         subs = substitutes(tok.norm)
         if not subs or i in in_idiom:
             continue

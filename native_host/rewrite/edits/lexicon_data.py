@@ -77,6 +77,17 @@ def substitutes(word: str) -> tuple[Substitute, ...]:
 
 
 @cache
+def phrases() -> dict[str, tuple[tuple[tuple[str, ...], tuple[Substitute, ...]], ...]]:
+    """Multi-word sources ("came back" -> "returned"), by their first word."""
+    out: dict[str, list[tuple[tuple[str, ...], tuple[Substitute, ...]]]] = {}
+    for surface, subs in _substitutes().items():
+        if " " in surface:
+            words = tuple(surface.split(" "))
+            out.setdefault(words[0], []).append((words, subs))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@cache
 def spelling_variants() -> dict[str, str]:
     """British -> American for every pair the style data lists; American -> British where it marks the
     pair reversible (shared with the neutralizer: native_host/style/data/spelling_variants.tsv)."""

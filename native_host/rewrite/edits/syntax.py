@@ -38,7 +38,17 @@ _SUBORDINATORS = (
 )
 _OPENING_ADVERBS = set(
     "then now later today yesterday suddenly sometimes perhaps meanwhile afterwards afterward instead "
-    "still originally usually generally occasionally again soon recently lately eventually".split()
+    "originally usually generally occasionally again soon recently lately eventually thus hence indeed "
+    "therefore consequently accordingly certainly surely finally first lastly secondly besides also "
+    "naturally clearly obviously unfortunately fortunately accordingly happily".split()
+)
+# Adverbs that may stand inside a clause with or without commas: "it is, therefore, clear" <->
+# "it is therefore clear". ("however" needs its commas inside a sentence: not here.)
+_INTERRUPTERS = set("therefore thus perhaps indeed then also too certainly surely probably doubtless".split())
+_INTERRUPTER_COMMAS = re.compile(r"(?<=[^\W\d_]), (?P<adv>[a-z]+), (?=[^\W\d_])")
+_INTERRUPTER_BARE = re.compile(
+    r"\b(?:is|was|are|were|be|will|would|can|could|may|might|must|should|shall|has|have|had)"
+    r"(?P<gap> (?P<adv>therefore|thus|perhaps|indeed|certainly|surely|probably|doubtless) )(?=[a-z])"
 )
 _PREPOSITIONS = set("in on at for after before during since with by from under among within without".split())
 
@@ -100,6 +110,10 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                 continue
             if head.lower() not in _SUBJECTS and not head[:1].isupper():
                 continue
+            if not (
+                _has_verb(right.split(",", 1)[0].split(";", 1)[0]) and _has_verb(left.rsplit(";", 1)[-1])
+            ):
+                continue  # "to the care of John's wife, and the attentions of John": no second clause
             if m.group(1).startswith(";"):
                 left_clause = left.rsplit(";", 1)[-1]
                 right_clause = sent[m.end(1) :].split(";", 1)[0]
@@ -297,7 +311,7 @@ def _commas(doc: Doc, out: list[Edit]) -> None:
         # Serial comma both ways, only in a list that already has a comma before the last item.
         for sm in _SERIAL.finditer(sent):
             item, first = sm.group("item"), sm.group("first")
-            if " and " in item or " or " in item or " and " in first or " or " in first:
+            if {"and", "or", "nor", "but"} & {w.lower() for w in _words(item) + _words(first)}:
                 continue
             if any(w.lower() in _CLAUSE_WORDS for w in _words(item) + _words(first)):
                 continue  # "yet it pervades": a clause, not a list item
@@ -334,6 +348,19 @@ _PARTITIVE = set(
     middle top bottom side edge end beginning course use means sake case matter question point idea
     subject object purpose name form way state condition""".split()
 )
+
+
+def _interrupters(doc: Doc, out: list[Edit]) -> None:
+    """ ", therefore, " <-> " therefore " inside a clause (after an auxiliary when adding commas)."""
+    text = doc.text
+    for m in _INTERRUPTER_COMMAS.finditer(text):
+        if m.group("adv") in _INTERRUPTERS:
+            out.append(
+                Edit(m.start(), m.end(), f" {m.group('adv')} ", FAMILY, "commas:interrupter-drop", False)
+            )
+    for m in _INTERRUPTER_BARE.finditer(text):
+        s, e = m.span("gap")
+        out.append(Edit(s, e, f", {m.group('adv')}, ", FAMILY, "commas:interrupter-add", True))
 
 
 def _possessives(doc: Doc, out: list[Edit]) -> None:
@@ -379,5 +406,6 @@ def propose(doc: Doc) -> list[Edit]:
     _clefts(doc, out)
     _parentheticals(doc, out)
     _commas(doc, out)
+    _interrupters(doc, out)
     _possessives(doc, out)
     return out

@@ -75,7 +75,7 @@ def article_for(word: str) -> str:
     return "an" if w[:1] in "aeiou" else "a"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Token:
     start: int
     end: int
@@ -133,10 +133,19 @@ class Doc:
         toks = self.tokens
         return self.text[(toks[i - 1].end if i > 0 else 0) : toks[i].start]
 
+    @cached_property
+    def _plain(self) -> list[bool]:
+        toks, text = self.tokens, self.text
+        out = []
+        for a, b in zip(toks, toks[1:], strict=False):
+            g = text[a.end : b.start]
+            out.append(g.isspace() and g.count("\n") <= 1)
+        out.append(False)
+        return out
+
     def plain_gap(self, i: int) -> bool:
         """Token i and i+1 are separated by spaces only (no punctuation, no paragraph break)."""
-        g = self.gap(i)
-        return i + 1 < len(self.tokens) and g.strip() == "" and g.count("\n") <= 1
+        return 0 <= i < len(self._plain) and self._plain[i]
 
     @cached_property
     def sentences(self) -> list[tuple[int, int]]:
