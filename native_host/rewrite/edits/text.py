@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -137,7 +138,7 @@ class Doc:
     def _plain(self) -> list[bool]:
         toks, text = self.tokens, self.text
         out = []
-        for a, b in zip(toks, toks[1:], strict=False):
+        for a, b in itertools.pairwise(toks):
             g = text[a.end : b.start]
             out.append(g.isspace() and g.count("\n") <= 1)
         out.append(False)
