@@ -112,3 +112,29 @@ def test_eval_rejects_bad_arguments(capsys):
     assert "--authors" in capsys.readouterr().err
     assert main(["eval", "--corpora", "atlantis"]) == 2
     assert "unknown corpus" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_eval_with_profile_on_five_authors(tmp_path, capsys, embedder_model_dir, host_llm_dir):
+    """--profile on the 5-author AAAC problem C: each author's surrogate, trained on that author's
+    training chunks, scores the chunks before and after; the table says so."""
+    from native_host import paths
+
+    paths.embedder_dir().parent.mkdir(parents=True, exist_ok=True)
+    paths.embedder_dir().symlink_to(embedder_model_dir, target_is_directory=True)
+    paths.default_model_dir().symlink_to(host_llm_dir, target_is_directory=True)
+    out = tmp_path / "report"
+    args = ["eval", "--corpora", "problemC:5", "--chunks-per-author", "1", "--train-chunks", "4"]
+    assert main([*args, "--strength", "light", "--profile", "--out", str(out), "--quiet"]) == 0
+    table = capsys.readouterr().out
+    report = json.loads((out / "eval_report.json").read_text())
+    corpus = report["corpora"][0]
+    assert corpus["corpus"] == "aaac_problem_c" and len(corpus["authors"]) == 5
+    assert corpus["chance"] == pytest.approx(0.2)
+    ident = report["overall"]["identifiability"]
+    assert ident["mode"] == "profile" and report["options"]["profile"] is True
+    assert 0 <= ident["before"] <= 1 and 0 <= ident["after"] <= 1
+    assert f"identifiability (profile): {ident['before']:.2f} → {ident['after']:.2f}" in table
+    chunks = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    assert len(chunks) == 5
+    assert all(c["identifiability_before"] is not None and c["perplexity_ratio"] for c in chunks)
