@@ -10,8 +10,22 @@ from typing import Any
 
 from native_host.host import framing
 from native_host.install import telemetry
-from native_host.install.installer import Env, registered_manifests, sandbox_notes
+from native_host.install.installer import (
+    Env,
+    read_registry,
+    registered_manifests,
+    registry_lookup,
+    sandbox_notes,
+)
 from native_host.install.locations import CHROMIUM_ORIGIN, GECKO_ID, HOST_NAME, Browser
+
+# Keys earlier versions wrote that no browser reads (Brave, Vivaldi and LibreWolf read Chrome's and
+# Mozilla's; see locations.py): doctor points them out.
+UNREAD_WINDOWS_KEYS = {
+    "brave": r"Software\BraveSoftware\Brave-Browser\NativeMessagingHosts",
+    "vivaldi": r"Software\Vivaldi\NativeMessagingHosts",
+    "librewolf": r"Software\LibreWolf\NativeMessagingHosts",
+}
 
 HELLO_TIMEOUT_S = 60.0
 
@@ -84,6 +98,19 @@ def _frames(data: bytes) -> list[dict[str, Any]] | None:
     return out
 
 
+def _unread_key_note(env: Env, browser: Browser) -> str:
+    base = UNREAD_WINDOWS_KEYS.get(browser.name)
+    if env.os_name != "windows" or base is None:
+        return ""
+    key = f"{base}\\{HOST_NAME}"
+    if read_registry(env, key) is None:
+        return ""
+    return (
+        f" ({env.hive_name}\\{key} is set, but {browser.name} does not read that key; "
+        f"it reads {browser.windows_key}: run fantasma-host install)"
+    )
+
+
 def _tail(data: bytes) -> str:
     return data.decode("utf-8", "replace").strip()[-400:] or "(empty)"
 
@@ -118,15 +145,19 @@ def doctor(env: Env, delete_telemetry_queue: bool = False) -> int:
     registered = 0
     for browser, manifest_path in registered_manifests(env):
         if manifest_path is None:
-            env.out.append(f"{browser.name:>9}: not registered")
+            env.out.append(f"{browser.name:>9}: not registered{_unread_key_note(env, browser)}")
             continue
         registered += 1
+        where = str(manifest_path)
+        if env.os_name == "windows":  # the key this browser really reads, found the way it looks
+            found = registry_lookup(env, browser)
+            where = f"{found[0] if found else '?'} -> {manifest_path}"
         problems = check_manifest(manifest_path, browser)
         if problems:
             failures += 1
-            env.out.append(f"{browser.name:>9}: PROBLEM in {manifest_path}: {'; '.join(problems)}")
+            env.out.append(f"{browser.name:>9}: PROBLEM in {where}: {'; '.join(problems)}")
             continue
-        env.out.append(f"{browser.name:>9}: ok ({manifest_path})")
+        env.out.append(f"{browser.name:>9}: ok ({where})")
         launcher = json.loads(manifest_path.read_text(encoding="utf-8"))["path"]
         launchers.setdefault(launcher, []).append(browser.name)
     if not registered:

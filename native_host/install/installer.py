@@ -6,6 +6,7 @@ function that walks it. `uninstall()` removes exactly what the record says insta
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shlex
@@ -94,8 +95,8 @@ def write_launcher(
     if os_name == "windows":
         lines = ["@echo off"]
         if fantasma_home:
-            lines.append(f'set "FANTASMA_HOME={fantasma_home}"')
-        lines.append(f'"{interpreter}" -m native_host %*')
+            lines.append(f'set "FANTASMA_HOME={_bat_literal(fantasma_home)}"')
+        lines.append(f'"{_bat_literal(interpreter)}" -m native_host %*')
         target.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8")
         return target
     lines = ["#!/bin/sh", "# Written by `fantasma-host install`: starts the Fantasma native-messaging host."]
@@ -105,6 +106,17 @@ def write_launcher(
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     target.chmod(target.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return target
+
+
+def _bat_literal(value: str) -> str:
+    """`value` inside double quotes in a .bat file: cmd expands %NAME% even there, so `%` is doubled
+    (`^`, `&`, `|`, `<`, `>` are literal inside quotes; `!` is too, delayed expansion being off by
+    default). A quote or a line break cannot be written safely; Windows paths never hold them."""
+    if any(c in value for c in '"\r\n'):
+        raise InstallError(
+            f"cannot write a launcher for a path containing a quote or a line break: {value!r}"
+        )
+    return value.replace("%", "%%")
 
 
 # --- the environment an install runs in (injectable for tests) ---------------------------------------
@@ -176,14 +188,19 @@ class Placement:
 
 
 def placements(env: Env, browsers: list[Browser]) -> list[Placement]:
-    """Walk the table for this OS and scope; browsers sharing a directory share one manifest."""
+    """Walk the table for this OS and scope; browsers sharing a directory (or, on Windows, a registry
+    key: Chrome, Brave and Vivaldi; Firefox and LibreWolf) share one manifest."""
     out: list[Placement] = []
     seen: set[Path] = set()
+    seen_keys: set[str] = set()
     for browser in browsers:
         if env.os_name == "windows":
             assert env.base is not None
-            path = env.base / "manifests" / browser.name / MANIFEST_FILE
             key = f"{browser.windows_key}\\{HOST_NAME}"
+            if key in seen_keys:
+                continue
+            seen_keys.add(key)
+            path = env.base / "manifests" / browser.name / MANIFEST_FILE
             out.append(Placement(browser, path, key))
             continue
         directory = manifest_dir(browser, env.os_name, env.system)
@@ -316,6 +333,11 @@ def install(env: Env, names: list[str] | None = None) -> list[Placement]:
         _add(record, "files", str(launcher))
         env.out.append(f"launcher: {launcher}")
         done = placements(env, browsers)
+        placed = {p.browser.name for p in done}
+        for browser in browsers:
+            if browser.name not in placed:
+                shared = next(p for p in done if _same_place(env, p, browser))
+                env.out.append(f"{browser.name:>9}: reads the same registration as {shared.browser.name}")
         for placement in done:
             _mkdirs(placement.manifest_path.parent, record)
             write_host_manifest(placement.manifest_path.parent, placement.browser.form, launcher)
@@ -335,6 +357,13 @@ def install(env: Env, names: list[str] | None = None) -> list[Placement]:
     env.out.extend(sandbox_notes(env))
     env.out.append("done; restart the browser, then run `fantasma-host doctor` to check")
     return done
+
+
+def _same_place(env: Env, placement: Placement, browser: Browser) -> bool:
+    other = placements(env, [browser])[0]
+    if other.registry_key is not None:
+        return other.registry_key == placement.registry_key
+    return other.manifest_path == placement.manifest_path
 
 
 def uninstall(env: Env) -> list[str]:
@@ -408,14 +437,29 @@ def read_registry(env: Env, key: str) -> str | None:
     return str(value)
 
 
+def registry_lookup(env: Env, browser: Browser) -> tuple[str, str] | None:
+    """(where, manifest path) the way `browser` finds its host on Windows: each of its keys in its own
+    order, HKCU before HKLM (only HKLM for --system); None when no key it reads is set."""
+    hives = [True] if env.system else [False, True]
+    for system in hives:
+        probe = dataclasses.replace(env, system=system, out=[])
+        for base in browser.windows_keys:
+            key = f"{base}\\{HOST_NAME}"
+            value = read_registry(probe, key)
+            if value:
+                return f"{probe.hive_name}\\{key}", value
+    return None
+
+
 def registered_manifests(env: Env) -> list[tuple[Browser, Path | None]]:
     """For every browser in the table: the manifest it would read (None when not registered)."""
     out: list[tuple[Browser, Path | None]] = []
-    for placement in placements(env, list(BROWSERS)):
-        if placement.registry_key is not None:
-            value = read_registry(env, placement.registry_key)
-            out.append((placement.browser, Path(value) if value else None))
-        else:
-            path = placement.manifest_path
-            out.append((placement.browser, path if path.exists() else None))
+    if env.os_name == "windows":
+        for browser in BROWSERS:
+            found = registry_lookup(env, browser)
+            out.append((browser, Path(found[1]) if found else None))
+        return out
+    for browser in BROWSERS:  # every browser, including those sharing a directory
+        path = placements(env, [browser])[0].manifest_path
+        out.append((browser, path if path.exists() else None))
     return out

@@ -3,6 +3,7 @@ winreg; uninstall removes exactly what install wrote and nothing else; doctor ta
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -59,14 +60,18 @@ EXPECTED_SYSTEM = {
         "librewolf": "Library/Application Support/LibreWolf/NativeMessagingHosts",
     },
 }
+# The key each browser reads first, from the browsers' own sources (docs/host.md "Windows registry"):
+# Chromium's native_process_launcher_win.cc (Chrome's key; Chromium's, then Chrome's), Microsoft's Edge
+# docs, Firefox's NativeManifests (Mozilla's key); Brave, Vivaldi and LibreWolf have no key of their own
+# (KeePassXC's installer registers them under Chrome's and Mozilla's).
 EXPECTED_WINDOWS_KEYS = {
     "chrome": r"Software\Google\Chrome\NativeMessagingHosts\org.fantasma.host",
     "chromium": r"Software\Chromium\NativeMessagingHosts\org.fantasma.host",
-    "brave": r"Software\BraveSoftware\Brave-Browser\NativeMessagingHosts\org.fantasma.host",
+    "brave": r"Software\Google\Chrome\NativeMessagingHosts\org.fantasma.host",
     "edge": r"Software\Microsoft\Edge\NativeMessagingHosts\org.fantasma.host",
-    "vivaldi": r"Software\Vivaldi\NativeMessagingHosts\org.fantasma.host",
+    "vivaldi": r"Software\Google\Chrome\NativeMessagingHosts\org.fantasma.host",
     "firefox": r"Software\Mozilla\NativeMessagingHosts\org.fantasma.host",
-    "librewolf": r"Software\LibreWolf\NativeMessagingHosts\org.fantasma.host",
+    "librewolf": r"Software\Mozilla\NativeMessagingHosts\org.fantasma.host",
 }
 FORMS = {b.name: b.form for b in BROWSERS}
 
@@ -331,3 +336,69 @@ def test_telemetry_probe_catches_an_onnxruntime_imported_without_the_package(mon
     monkeypatch.setattr(telemetry, "PROBE_CODE", "import onnxruntime\nprint('', onnxruntime.__version__)\n")
     off, detail = telemetry.probe()
     assert not off and "still created a telemetry queue" in detail, detail
+
+
+def test_windows_doctor_finds_each_browser_where_it_really_looks(tmp_path, monkeypatch):
+    doctor_module = importlib.import_module("native_host.install.doctor")
+    from native_host.install.installer import registry_lookup
+
+    monkeypatch.setattr(
+        doctor_module, "hello_roundtrip", lambda command: (True, "not run (Windows launcher)")
+    )
+    reg = FakeWinreg()
+    env = make_env(tmp_path, "windows", winreg=reg)
+    install(env, ["brave"])
+    assert set(reg.values) == {("HKCU", EXPECTED_WINDOWS_KEYS["brave"])}  # Chrome's key
+    by_name = {b.name: b for b in BROWSERS}
+    chrome_key = "HKCU\\" + EXPECTED_WINDOWS_KEYS["chrome"]
+    # Chrome, Brave and Vivaldi read that key; Chromium and Edge fall back to it; Firefox's family not.
+    for name in ("chrome", "brave", "vivaldi", "chromium", "edge"):
+        found = registry_lookup(env, by_name[name])
+        assert found is not None and found[0] == chrome_key, (name, found)
+    assert registry_lookup(env, by_name["firefox"]) is None
+    env.out.clear()
+    assert doctor(env) == 0, env.out
+    report = "\n".join(env.out)
+    assert f"    brave: ok ({chrome_key} -> " in report and f"     edge: ok ({chrome_key} -> " in report
+    assert "librewolf: not registered" in report
+
+    # A key in HKLM only is found after HKCU (a --system install, seen from a user's doctor).
+    system_reg = FakeWinreg()
+    (tmp_path / "sys").mkdir()
+    system_env = make_env(tmp_path / "sys", "windows", system=True, winreg=system_reg)
+    install(system_env, ["librewolf"])
+    user_env = make_env(tmp_path / "sys", "windows", winreg=system_reg)
+    found = registry_lookup(user_env, by_name["firefox"])
+    assert found is not None and found[0] == "HKLM\\" + EXPECTED_WINDOWS_KEYS["firefox"]
+
+
+def test_windows_doctor_points_out_a_key_the_browser_never_reads(tmp_path, monkeypatch):
+    doctor_module = importlib.import_module("native_host.install.doctor")
+
+    monkeypatch.setattr(doctor_module, "hello_roundtrip", lambda command: (True, "not run"))
+    reg = FakeWinreg()
+    env = make_env(tmp_path, "windows", winreg=reg)
+    install(env, ["chromium"])
+    old_brave = r"Software\BraveSoftware\Brave-Browser\NativeMessagingHosts\org.fantasma.host"
+    reg.values[("HKCU", old_brave)] = str(tmp_path / "old.json")  # what an earlier version wrote
+    env.out.clear()
+    doctor(env)
+    line = next(line for line in env.out if line.strip().startswith("brave:"))
+    assert "not registered" in line and "does not read that key" in line, line
+
+
+def test_bat_launcher_escapes_percent_and_refuses_quotes(tmp_path):
+    from native_host.install import write_launcher
+
+    launcher = write_launcher(
+        tmp_path, r"C:\Users\100%\py%PATH%\python.exe", "windows", fantasma_home=r"D:\fan%USERNAME%"
+    )
+    text = launcher.read_bytes().decode("utf-8")
+    assert text.split("\r\n") == [
+        "@echo off",
+        r'set "FANTASMA_HOME=D:\fan%%USERNAME%%"',
+        r'"C:\Users\100%%\py%%PATH%%\python.exe" -m native_host %*',
+        "",
+    ]
+    with pytest.raises(InstallError):
+        write_launcher(tmp_path, 'C:\\odd"name\\python.exe', "windows")
