@@ -1,11 +1,17 @@
 // Entry point of the content script in every frame: settings, the right-clicked field, and the
-// commands the background sends (context menu, keyboard shortcut).
+// commands the background sends (context menu, keyboard shortcut, the private composer's Insert).
 "use strict";
 
-fantasma.settings = null;
-fantasma.api.storage.local.get(null).then((stored) => {
-  fantasma.settings = { autoRewrite: false, sites: {}, previewBeforeApply: false, ...stored };
-});
+fantasma.settings = null; // null until storage answers: auto-rewrite holds sends until then
+fantasma.settingsReady = fantasma.api.storage.local.get(null).then(
+  (stored) => {
+    fantasma.settings = { autoRewrite: false, sites: {}, previewBeforeApply: false, enterSends: {}, ...stored };
+  },
+  () => {
+    // Storage failed: the defaults (auto-rewrite off) are all we can know.
+    fantasma.settings = { autoRewrite: false, sites: {}, previewBeforeApply: false, enterSends: {} };
+  },
+);
 fantasma.api.storage.onChanged.addListener((changes, area) => {
   if (area !== "local" || !fantasma.settings) return;
   for (const [key, { newValue }] of Object.entries(changes)) fantasma.settings[key] = newValue;
@@ -20,6 +26,9 @@ window.addEventListener(
   true,
 );
 
+/** The field the private composer writes into (set when it was opened from this frame). */
+let composeTarget = null;
+
 function reportError(field, error) {
   const message = error?.message || String(error);
   if (field?.isConnected) fantasma.showMessage(field, { text: message });
@@ -32,16 +41,56 @@ async function showMarkers(field) {
   fantasma.showMarkers(field, text, report.findings ?? []);
 }
 
-fantasma.api.runtime.onMessage.addListener((message) => {
-  if (message?.kind !== "anonymize" && message?.kind !== "markers") return;
+/** The composer's Insert: only the rewritten text it sends is put into the field, as one edit. */
+function insertFromComposer(text) {
+  const field = composeTarget;
+  if (!field?.isConnected) {
+    return { error: { code: "no_field", message: "The field the composer was opened for is gone." } };
+  }
+  try {
+    fantasma.replaceText(field, text);
+  } catch (error) {
+    return { error: { code: error?.code ?? "edit_failed", message: error?.message ?? String(error) } };
+  }
+  // Text the extension wrote and read back: auto-rewrite sends it as it is.
+  fantasma.approveField?.(field);
+  return { ok: true };
+}
+
+fantasma.api.runtime.onMessage.addListener((message, _sender, sendResponse) => {
+  if (message?.kind === "compose-insert") {
+    if (!composeTarget) return false; // another frame's composer
+    sendResponse(insertFromComposer(message.text));
+    return false;
+  }
+  if (!["anonymize", "markers", "compose"].includes(message?.kind)) return false;
   let field;
   if (message.focusedOnly) {
-    if (!document.hasFocus()) return;
+    if (!document.hasFocus()) return false;
     field = fantasma.focusedEditable(document);
   } else {
     field = contextField ?? fantasma.focusedEditable(document);
   }
-  if (!field || fantasma.isPassword(field)) return;
+  if (!field || fantasma.isPassword(field)) return false;
+  if (message.kind === "compose") {
+    composeTarget = field;
+    // The background opens the composer for this frame (it knows the frame id from the sender).
+    fantasma.api.runtime.sendMessage({ kind: "compose-open", label: fieldLabel(field) }).catch(() => {});
+    return false;
+  }
   const work = message.kind === "anonymize" ? fantasma.anonymizeField(field) : showMarkers(field);
   work.catch((error) => reportError(field, error));
+  return false;
 });
+
+/** A short name for the field, shown in the composer's title ("Reply to …"). */
+function fieldLabel(field) {
+  const label =
+    field.getAttribute("aria-label") ||
+    field.getAttribute("placeholder") ||
+    field.getAttribute("aria-placeholder") ||
+    (field.id && field.ownerDocument.querySelector(`label[for="${CSS.escape(field.id)}"]`)?.textContent) ||
+    field.getAttribute("name") ||
+    "";
+  return `${label.trim().slice(0, 60)} — ${location.hostname}`.replace(/^ — /, "");
+}

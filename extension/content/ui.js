@@ -1,5 +1,6 @@
 // In-page UI: a progress pill, a message bar (errors, blocked posts), the marker overlay and the preview
-// dialog. All of it lives in one shadow root per document so page CSS cannot restyle it.
+// dialog. All of it lives in one closed shadow root per document: page CSS cannot restyle it and page
+// scripts cannot read it or press its buttons.
 "use strict";
 
 const UI_CSS = `
@@ -22,17 +23,38 @@ li .family { color: #5846b4; font-weight: 600; }
 .diff-old { color: #8a1f11; } .diff-new { color: #135e2a; }
 `;
 
+/**
+ * The UI's shadow root in `doc`: closed, so page scripts cannot read it (the marker panel shows findings
+ * built from the user's profile) nor reach its buttons. Its host is a plain element we made and keep a
+ * reference to: an element the page planted, or a custom element it defined, is never used. (Custom
+ * element definitions live in the page's world; `customElements` is not even available here.)
+ */
+const uiRoots = new WeakMap();
 function uiRoot(doc) {
-  let host = doc.querySelector("fantasma-ui");
-  if (!host) {
-    host = doc.createElement("fantasma-ui");
-    host.attachShadow({ mode: "open" });
+  let root = uiRoots.get(doc);
+  if (!root || !root.host.isConnected) {
+    const host = doc.createElement("div");
+    root = host.attachShadow({ mode: "closed" });
     const style = doc.createElement("style");
     style.textContent = UI_CSS;
-    host.shadowRoot.append(style);
+    root.append(style);
+    // Inline and important: page style sheets cannot hide the host (a hidden "Send original" invites misclicks).
+    for (const [prop, value] of [["display", "block"], ["opacity", "1"], ["visibility", "visible"], ["position", "static"], ["all", "initial"]].reverse()) {
+      host.style.setProperty(prop, value, "important");
+    }
     (doc.body ?? doc.documentElement).append(host);
+    uiRoots.set(doc, root);
   }
-  return host.shadowRoot;
+  return root;
+}
+
+/** Our buttons act only on the user's own clicks, and only while they can be seen. */
+function onUserClick(button, run) {
+  button.addEventListener("click", (event) => {
+    if (!event.isTrusted) return;
+    if (button.checkVisibility && !button.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return;
+    run();
+  });
 }
 
 function placeNear(box, field, below = true) {
@@ -85,7 +107,7 @@ fantasma.showMessage = function showMessage(field, { text, kind = "error", actio
   const all = [...actions, { label: fantasma.t("dismiss"), run: () => {} }];
   for (const action of all) {
     const button = el(doc, "button", { textContent: action.label, className: action.primary ? "primary" : "" });
-    button.addEventListener("click", () => {
+    onUserClick(button, () => {
       bar.remove();
       action.run();
     });
@@ -146,7 +168,7 @@ fantasma.showMarkers = function showMarkers(field, text, findings) {
   }
   panel.append(list);
   const close = el(doc, "button", { textContent: fantasma.t("dismiss") });
-  close.addEventListener("click", () => panel.remove());
+  onUserClick(close, () => panel.remove());
   panel.append(el(doc, "div", { className: "row" }, [close]));
   root.append(panel);
   placeNear(panel, field);
@@ -173,8 +195,8 @@ fantasma.confirmPreview = function confirmPreview(field, original, rewritten) {
   return new Promise((resolve) => {
     const apply = el(doc, "button", { textContent: fantasma.t("apply"), className: "primary" });
     const cancel = el(doc, "button", { textContent: fantasma.t("cancel") });
-    apply.addEventListener("click", () => (panel.remove(), resolve(true)));
-    cancel.addEventListener("click", () => (panel.remove(), resolve(false)));
+    onUserClick(apply, () => (panel.remove(), resolve(true)));
+    onUserClick(cancel, () => (panel.remove(), resolve(false)));
     panel.append(el(doc, "div", { className: "row" }, [cancel, apply]));
     root.append(panel);
     placeNear(panel, field);

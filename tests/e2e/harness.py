@@ -9,6 +9,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,127 @@ def host_request(home: Path, type_: str, params: dict, timeout: float = 120.0) -
         if proc.stdin:
             proc.stdin.close()
         proc.wait(timeout=10)
+
+
+class PageUi:
+    """The extension's in-page UI lives in a closed shadow root: page scripts, and Playwright's selectors
+    (which run as page script), cannot see into it. The tests read it through the DevTools protocol, the
+    way the browser's own inspector does, and press its buttons with the real mouse (trusted clicks)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.cdp = page.context.new_cdp_session(page)
+        self.seen_texts: list[str] = []
+
+    def _boxes(self) -> list[dict]:
+        """Every element with a data-fantasma attribute inside a closed shadow root, in every frame."""
+        root = self.cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]
+        boxes: list[dict] = []
+
+        def text_of(node: dict) -> str:
+            if node.get("nodeType") == 3:
+                return node.get("nodeValue", "")
+            if node.get("localName") in ("style", "script"):
+                return ""
+            return "".join(text_of(c) for c in node.get("children", []))
+
+        def buttons_of(node: dict, out: list[tuple[str, int]]) -> list[tuple[str, int]]:
+            if node.get("localName") == "button":
+                out.append((text_of(node).strip(), node["backendNodeId"]))
+            for child in node.get("children", []):
+                buttons_of(child, out)
+            return out
+
+        def tags_of(node: dict, out: dict[str, int]) -> dict[str, int]:
+            if node.get("nodeType") == 1:
+                out[node["localName"]] = out.get(node["localName"], 0) + 1
+            for child in node.get("children", []):
+                tags_of(child, out)
+            return out
+
+        def walk(node: dict, closed: bool) -> None:
+            attrs = node.get("attributes", [])
+            named = dict(zip(attrs[::2], attrs[1::2], strict=False))
+            if closed and "data-fantasma" in named:
+                boxes.append(
+                    {
+                        "kind": named["data-fantasma"],
+                        "text": text_of(node),
+                        "buttons": buttons_of(node, []),
+                        "tags": tags_of(node, {}),
+                    }
+                )
+            for shadow in node.get("shadowRoots", []):
+                walk(shadow, closed or shadow.get("shadowRootType") == "closed")
+            for child in node.get("children", []):
+                walk(child, closed)
+            if "contentDocument" in node:
+                walk(node["contentDocument"], closed)
+
+        walk(root, False)
+        return boxes
+
+    def boxes(self, kind: str) -> list[dict]:
+        return [box for box in self._boxes() if box["kind"] == kind]
+
+    def record_texts(self) -> list[str]:
+        """From now on, every text the UI shows (also boxes that come and go between two polls) is
+        appended to the returned list, from the inspector's DOM mutation events. The inspector reports
+        changes only inside nodes it has sent, so each container that gains children is asked for them."""
+        texts: list[str] = []
+
+        def collect(node: dict) -> None:
+            if node.get("nodeType") == 3:
+                texts.append(node.get("nodeValue", ""))
+            if node.get("childNodeCount", 0) > len(node.get("children", [])):
+                expand(node)
+            for child in node.get("children", []) + node.get("shadowRoots", []):
+                collect(child)
+
+        def expand(event: dict) -> None:
+            self.cdp.send("DOM.requestChildNodes", {"nodeId": event["nodeId"], "depth": -1, "pierce": True})
+
+        self.cdp.on("DOM.childNodeInserted", lambda e: collect(e["node"]))
+        self.cdp.on("DOM.setChildNodes", lambda e: [collect(n) for n in e["nodes"]])
+        self.cdp.on("DOM.characterDataModified", lambda e: texts.append(e["characterData"]))
+        self.cdp.on("DOM.childNodeCountUpdated", expand)
+        self.cdp.send("DOM.enable")
+        self._boxes()
+        return texts
+
+    def texts(self, kind: str) -> list[str]:
+        found = [box["text"] for box in self._boxes() if box["kind"] == kind]
+        self.seen_texts += found
+        return found
+
+    def wait_for(self, kind: str, contains: str = "", timeout: float = 15.0) -> str:
+        """Waits until a box of this kind shows `contains`; returns its text."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for text in self.texts(kind):
+                if contains in text:
+                    return text
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {kind!r} box containing {contains!r}; seen: {self.texts(kind)}")
+            self.page.wait_for_timeout(50)
+
+    def wait_gone(self, kind: str, timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        while self.texts(kind):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the {kind!r} box is still shown")
+            self.page.wait_for_timeout(50)
+
+    def click(self, kind: str, label: str) -> None:
+        """Clicks the button labelled `label` in the box of this kind, with the real mouse."""
+        for box in self._boxes():
+            if box["kind"] != kind:
+                continue
+            for text, backend_id in box["buttons"]:
+                if text == label:
+                    quad = self.cdp.send("DOM.getContentQuads", {"backendNodeId": backend_id})["quads"][0]
+                    x = sum(quad[0::2]) / 4
+                    y = sum(quad[1::2]) / 4
+                    self.page.mouse.click(x, y)
+                    return
+        raise AssertionError(f"no button {label!r} in a {kind!r} box: {self._boxes()}")

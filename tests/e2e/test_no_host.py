@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .harness import EXTENSION_ID, Browser
+from .harness import EXTENSION_ID, Browser, PageUi
 from .server import PageServer
 
 ORIGINAL = "Honestly, I realise this colour is gorgeous!!! :)"
@@ -30,8 +30,8 @@ def test_anonymize_leaves_field_untouched_and_shows_error(
     page.goto(server.url("textarea.html"))
     page.fill("#field", ORIGINAL)
     browser_without_host.menu(page, "#field", "fantasma-anonymize")
-    message = page.locator('fantasma-ui [data-fantasma="message"]')
-    expect(message).to_contain_text(re.compile("not installed", re.I), timeout=10_000)
+    text = PageUi(page).wait_for("message", "", timeout=10)
+    assert re.search("not installed", text, re.I), text
     expect(page.locator("#field")).to_have_value(ORIGINAL)
     # ... and as a browser notification.
     notifications = browser_without_host.sw.evaluate("chrome.notifications.getAll()")
@@ -48,20 +48,23 @@ def test_auto_rewrite_blocks_the_post_and_can_send_original(
     page.goto(server.url("form.html"))
     page.fill("#field", ORIGINAL)
     page.locator("#field").press("Enter")
-    message = page.locator('fantasma-ui [data-fantasma="message"]')
-    expect(message).to_contain_text("Not sent", timeout=10_000)
-    expect(message).to_contain_text(re.compile("not installed", re.I))
+    ui = PageUi(page)
+    text = ui.wait_for("message", "Not sent", timeout=10)
+    assert re.search("not installed", text, re.I), text
     expect(page.locator("#field")).to_have_value(ORIGINAL)
     page.wait_for_timeout(300)
     assert server.posts == [], "the post must be blocked when the host is missing"
 
     # The send button is blocked too (form submit interception).
+    ui.click("message", "Dismiss")
+    ui.wait_gone("message")
     page.click("#send")
-    expect(message).to_contain_text("Not sent", timeout=10_000)
+    ui.wait_for("message", "Not sent", timeout=10)
+    page.wait_for_timeout(300)
     assert server.posts == []
 
     # The user can still send the original deliberately.
     with page.expect_navigation():
-        message.get_by_role("button", name="Send original").click()
+        ui.click("message", "Send original")
     assert server.posts == [{"message": ORIGINAL}]
     page.close()
