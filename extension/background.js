@@ -10,6 +10,11 @@ const host = new NativeHost();
 
 const MENU_ANONYMIZE = "fantasma-anonymize";
 const MENU_MARKERS = "fantasma-markers";
+const MENU_COMPOSE = "fantasma-compose";
+const MENU_KINDS = { [MENU_ANONYMIZE]: "anonymize", [MENU_MARKERS]: "markers", [MENU_COMPOSE]: "compose" };
+const COMMAND_KINDS = { "anonymize-field": "anonymize", "show-markers": "markers", "open-composer": "compose" };
+/** Counts of work started, read by the e2e tests (a page must never start host work on its own). */
+const stats = { jobs: 0, composers: 0 };
 
 // ---- menus and commands ------------------------------------------------------------------------
 
@@ -17,18 +22,20 @@ function createMenus() {
   api.contextMenus.removeAll(() => {
     api.contextMenus.create({ id: MENU_ANONYMIZE, title: api.i18n.getMessage("menuAnonymize"), contexts: ["editable"] });
     api.contextMenus.create({ id: MENU_MARKERS, title: api.i18n.getMessage("menuMarkers"), contexts: ["editable"] });
+    api.contextMenus.create({ id: MENU_COMPOSE, title: api.i18n.getMessage("menuCompose"), contexts: ["editable"] });
   });
 }
 
 /** The context menu: the frame that was right-clicked acts on the field it recorded. */
 export async function handleMenuClick(info, tab) {
-  const kind = info.menuItemId === MENU_ANONYMIZE ? "anonymize" : "markers";
+  const kind = MENU_KINDS[info.menuItemId];
+  if (!kind) return;
   await sendToTab(tab.id, { kind, focusedOnly: false }, { frameId: info.frameId ?? 0 });
 }
 
 /** The keyboard shortcut: every frame is asked; only the one holding focus in an editable acts. */
 export async function handleCommand(command, tab) {
-  const kind = command === "anonymize-field" ? "anonymize" : command === "show-markers" ? "markers" : null;
+  const kind = COMMAND_KINDS[command];
   if (!kind) return;
   const tabId = tab?.id ?? (await api.tabs.query({ active: true, currentWindow: true }))[0]?.id;
   if (tabId != null) await sendToTab(tabId, { kind, focusedOnly: true });
@@ -43,6 +50,24 @@ async function sendToTab(tabId, message, options = {}) {
   }
 }
 
+// ---- the private composer ---------------------------------------------------------------------
+
+/**
+ * A small extension window where the user writes, sees the markers and the rewrite, and inserts only the
+ * rewrite into the field it was opened for (tab + frame; that frame's content script keeps the field).
+ * An extension page: the site cannot read what is typed there.
+ */
+async function openComposer(tabId, frameId, label) {
+  stats.composers++;
+  const query = new URLSearchParams({ tab: String(tabId), frame: String(frameId), label: label ?? "" });
+  await api.windows.create({
+    url: api.runtime.getURL(`composer/composer.html?${query}`),
+    type: "popup",
+    width: 560,
+    height: 620,
+  });
+}
+
 // ---- jobs from content scripts ---------------------------------------------------------------
 
 /** One content-script job per Port: request in, progress events and one result/error out. */
@@ -54,6 +79,7 @@ function handleJobPort(port) {
     if (!finished) abort.abort();
   });
   port.onMessage.addListener(async (request) => {
+    stats.jobs++;
     const onProgress = (progress) => {
       setBadge(tabId, progress.fraction == null ? "…" : `${Math.round(progress.fraction * 100)}%`);
       safePost(port, { kind: "progress", progress });
@@ -151,8 +177,12 @@ async function recallLastRewrite() {
 }
 
 /** @returns {Promise<object>|undefined} undefined when the message is not for the background */
-function handlePanelMessage(message) {
+function handlePanelMessage(message, sender) {
   switch (message?.kind) {
+    case "compose-open":
+      // From the content script of the frame whose field the composer writes into.
+      if (sender?.tab?.id == null) return undefined;
+      return openComposer(sender.tab.id, sender.frameId ?? 0, message.label).then(() => ({ ok: true }));
     case "status":
       return host.status();
     case "profile.show":
@@ -179,12 +209,12 @@ api.commands.onCommand.addListener((command, tab) => void handleCommand(command,
 api.runtime.onConnect.addListener((port) => {
   if (port.name === "job") handleJobPort(port);
 });
-api.runtime.onMessage.addListener((message, _sender, sendResponse) => {
-  const reply = handlePanelMessage(message);
+api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  const reply = handlePanelMessage(message, sender);
   if (reply === undefined) return false;
   reply.then(sendResponse, (err) => sendResponse({ error: normalizeError(err) }));
   return true; // answered asynchronously
 });
 
 // The e2e tests call the same handlers the menu and the shortcut call (menus cannot be clicked headless).
-globalThis.fantasmaBackground = { handleMenuClick, handleCommand, host };
+globalThis.fantasmaBackground = { handleMenuClick, handleCommand, host, stats };
