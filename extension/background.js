@@ -2,7 +2,7 @@
 // Every incoming event goes through one switch to a small handler.
 
 import { NativeHost } from "./native.js";
-import { codePointToUtf16, extensionError, identifiabilityFigure } from "./protocol.js";
+import { codePointToUtf16, describeFigure, extensionError, identifiabilityFigure } from "./protocol.js";
 import { loadSettings, rewriteOptions } from "./settings.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
@@ -107,7 +107,8 @@ async function runJob(request, opts) {
       const result = await host.request("rewrite", { text: request.text, options: rewriteOptions(settings) }, opts);
       const figure = identifiabilityFigure(result);
       await rememberLastRewrite(figure);
-      return { ...result, identifiability: figure };
+      // `text` is the figure in words, for the content script and the composer (which cannot import this).
+      return { ...result, identifiability: figure && { ...figure, text: describeFigure(figure) } };
     }
     case "analyze": {
       const report = await host.request("analyze", { text: request.text }, opts);

@@ -92,12 +92,9 @@ function renderMarkers(text, findings) {
   );
 }
 
-/** "identifiability 0.71 → 0.32" when the host reports it (rewrite results may carry it). */
+/** "identifiability 0.82 → 0.41 · still linked by char3", as the background words it. */
 function identifiabilityText(result) {
-  const before = result.identifiability_before?.score;
-  const after = result.identifiability_after?.score;
-  if (typeof before !== "number" || typeof after !== "number") return "";
-  return `identifiability ${before.toFixed(2)} → ${after.toFixed(2)}`;
+  return result.identifiability?.text ?? "";
 }
 
 async function doRewrite() {

@@ -50,5 +50,6 @@ fantasma.anonymizeField = async function anonymizeField(field) {
     return false;
   }
   if (!fantasma.sameText(result.text, original)) await fantasma.replaceText(field, result.text);
+  fantasma.onRewritten?.(field, result); // ui.js: the identifiability figure next to the field
   return true;
 };

@@ -42,13 +42,13 @@ async function showMarkers(field) {
 }
 
 /** The composer's Insert: only the rewritten text it sends is put into the field, as one edit. */
-function insertFromComposer(text) {
+async function insertFromComposer(text) {
   const field = composeTarget;
   if (!field?.isConnected) {
     return { error: { code: "no_field", message: "The field the composer was opened for is gone." } };
   }
   try {
-    fantasma.replaceText(field, text);
+    await fantasma.replaceText(field, text);
   } catch (error) {
     return { error: { code: error?.code ?? "edit_failed", message: error?.message ?? String(error) } };
   }
@@ -60,8 +60,8 @@ function insertFromComposer(text) {
 fantasma.api.runtime.onMessage.addListener((message, _sender, sendResponse) => {
   if (message?.kind === "compose-insert") {
     if (!composeTarget) return false; // another frame's composer
-    sendResponse(insertFromComposer(message.text));
-    return false;
+    insertFromComposer(message.text).then(sendResponse);
+    return true; // answered asynchronously
   }
   if (!["anonymize", "markers", "compose"].includes(message?.kind)) return false;
   let field;

@@ -118,6 +118,27 @@ fantasma.showMessage = function showMessage(field, { text, kind = "error", actio
   return bar;
 };
 
+/**
+ * After a rewrite: the host's identifiability figure in words ("identifiability 0.82 → 0.41 · still linked
+ * by char3"), in a small box under the field that goes away by itself.
+ */
+fantasma.onRewritten = function showFigure(field, result) {
+  const text = result?.identifiability?.text;
+  if (!text || !field.isConnected) return;
+  const doc = field.ownerDocument;
+  const root = uiRoot(doc);
+  root.querySelector('[data-fantasma="figure"]')?.remove();
+  const box = el(doc, "div", { className: "box bar info", role: "status" });
+  box.dataset.fantasma = "figure";
+  box.append(el(doc, "span", { textContent: text }));
+  const close = el(doc, "button", { textContent: fantasma.t("dismiss") });
+  onUserClick(close, () => box.remove());
+  box.append(close);
+  root.append(box);
+  placeNear(box, field);
+  setTimeout(() => box.remove(), 12_000);
+};
+
 /** A finding's highlighted ranges: its `spans`, or the finding itself when it has start/end. */
 function findingSpans(finding) {
   const spans = Array.isArray(finding.spans) ? finding.spans : [finding];

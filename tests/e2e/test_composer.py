@@ -3,10 +3,22 @@ Insert, and then only the rewrite."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
 from playwright.sync_api import Page, expect
 
-from .harness import EXTENSION_ID, SAMPLE, Browser
+from .harness import EXTENSION_ID, SAMPLE, Browser, host_request
 from .server import PageServer
+
+
+@pytest.fixture(scope="module", autouse=True)
+def default_settings_afterwards(browser: Browser) -> Iterator[None]:
+    """Later modules expect a fresh profile's settings (auto-rewrite off)."""
+    yield
+    browser.set_settings()
+
 
 # Everything a page can observe of its own field and document: events, the field's value, DOM changes.
 SPY = """() => {
@@ -34,9 +46,10 @@ def open_composer(browser: Browser, page: Page) -> Page:
 
 
 def test_text_typed_in_the_composer_never_reaches_the_page_before_insert(
-    browser: Browser, page: Page, server: PageServer, light: str
+    browser: Browser, page: Page, server: PageServer, light: str, host_home: Path
 ) -> None:
     browser.set_settings(strength="light")
+    oracle = host_request(host_home, "rewrite", {"text": SAMPLE, "options": {"strength": "light"}})["result"]
     page.goto(server.url("textarea.html"))
     composer = open_composer(browser, page)
     page.evaluate(SPY)
@@ -47,6 +60,10 @@ def test_text_typed_in_the_composer_never_reaches_the_page_before_insert(
     expect(composer.locator("#marked mark").first).to_be_visible(timeout=15_000)
     composer.click("#rewrite")
     expect(composer.locator("#rewritten")).to_have_text(light, timeout=15_000)
+    before, after = oracle["identifiability_before"]["score"], oracle["identifiability_after"]["score"]
+    expect(composer.locator("#identifiability")).to_contain_text(
+        f"identifiability {before:.2f} → {after:.2f}"
+    )
 
     # Up to here the page has seen nothing: no event, no value, no change to its document.
     page.wait_for_timeout(200)

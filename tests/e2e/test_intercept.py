@@ -6,6 +6,7 @@ the neutralizer, deterministic)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -17,6 +18,13 @@ from .server import PageServer
 
 ORIGINAL = SAMPLE
 TITLE = "Colour me surprised!!! :) innit"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def default_settings_afterwards(browser: Browser) -> Iterator[None]:
+    """Later modules expect a fresh profile's settings (auto-rewrite off)."""
+    yield
+    browser.set_settings()
 
 
 @pytest.fixture(scope="module")
@@ -375,3 +383,17 @@ def test_page_cannot_read_plant_or_press_the_in_page_ui(
     readable = page.evaluate("window.readable()")
     assert not any(e and e in readable for e in evidence)
     assert "Style markers" not in readable
+
+
+def test_identifiability_figure_is_shown_next_to_the_field_after_a_rewrite(
+    browser: Browser, page: Page, server: PageServer, host_home: Path, light: str
+) -> None:
+    browser.set_settings(strength="light")
+    oracle = host_request(host_home, "rewrite", {"text": ORIGINAL, "options": {"strength": "light"}})
+    before = oracle["result"]["identifiability_before"]["score"]
+    after = oracle["result"]["identifiability_after"]["score"]
+    page.goto(server.url("textarea.html"))
+    page.fill("#field", ORIGINAL)
+    browser.menu(page, "#field", "fantasma-anonymize")
+    expect(page.locator("#field")).to_have_value(light, timeout=15_000)
+    PageUi(page).wait_for("figure", f"identifiability {before:.2f} → {after:.2f}")

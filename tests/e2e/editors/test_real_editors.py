@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import FrameLocator, Locator, Page, expect
 
-from ..harness import Browser, host_request
+from ..harness import Browser, PageUi, host_request
 from ..server import PageServer
 
 URL = "https://example.org/colour-guide?id=42"
@@ -26,7 +26,6 @@ ORIGINAL = (
     f"The guide is at {URL} or write to {EMAIL}, innit."
 )
 MARKERS = ("realise", "!!!", ":)", "innit")
-MESSAGE = 'fantasma-ui [data-fantasma="message"]'
 # Undo grouping windows of the editors (Quill merges edits within 1000 ms, ProseMirror and CodeMirror
 # within 500 ms): a user's typing and the later rewrite are separate steps only if this much time passes.
 # A person takes at least that long to reach the menu or the shortcut.
@@ -97,11 +96,11 @@ class EditorPage:
             browser.menu(self.page, self.editor.field, item)
 
     def messages(self) -> list[str]:
-        """Texts of the extension's message bars, in the top document and in the editor's frame."""
-        scopes: list[Page | FrameLocator] = [self.page]
-        if self.editor.frame:
-            scopes.append(self.page.frame_locator(self.editor.frame))
-        return [text for scope in scopes for text in scope.locator(MESSAGE).all_inner_texts()]
+        """Texts of the extension's message bars, in the top document and in the editor's frame (a
+        closed shadow root: read through the inspector, see harness.PageUi)."""
+        if not hasattr(self, "ui"):
+            self.ui = PageUi(self.page)
+        return self.ui.texts("message")
 
     def wait_message(self, part: str, timeout: float = 15.0) -> str:
         deadline = time.monotonic() + timeout
@@ -113,16 +112,9 @@ class EditorPage:
         raise AssertionError(f"no message with {part!r}; shown: {self.messages()}")
 
 
-# Auto-rewrite cannot see TinyMCE's field yet: content/intercept.js looks for editables only in the
-# form's own document, and TinyMCE edits in an iframe, syncing <textarea name=body> only at submit (issue 13
-# item 7, owned by intercept). Strict: these turn into failures the moment intercept handles it.
-IFRAME_NOT_INTERCEPTED = pytest.mark.xfail(
-    strict=True, reason="intercept.js does not find the editable inside the editor's iframe (issue 13 item 7)"
-)
-
-
 def auto_rewrite_params() -> list[object]:
-    return [pytest.param(e, id=e.name, marks=IFRAME_NOT_INTERCEPTED if e.frame else ()) for e in EDITORS]
+    # TinyMCE included: auto-rewrite finds the editable in the editor's iframe (issue 13 item 7).
+    return [pytest.param(e, id=e.name) for e in EDITORS]
 
 
 @pytest.fixture(params=EDITORS, ids=[e.name for e in EDITORS])
