@@ -38,11 +38,29 @@ DOMINANT_SENSE = 0.6  # share of a word's tagged uses its first sense needs to s
 MIN_TAGGED = 5  # below this many tagged uses WordNet's sense order is a guess
 POS_TABLE_MIN_ZIPF = 2.5
 MIN_SENSE_SHARE = 0.2  # a sense used less than this is not worth an LM call
-SUBSTITUTE_SENSES = 2  # the shared sense must be among the substitute's first this many
-MAX_SUBSTITUTES = 4
-# Adjective clusters ("necessary" ~ "essential") gave "the utmost verge" -> "the intense verge" about as
-# often as a good pair: off; the curated table carries the good ones.
-SIMILAR_ADJECTIVES = False  # per source word and part of speech: the search's LM budget is finite
+SUBSTITUTE_SENSES = 3  # the shared sense must be among the substitute's first this many
+MAX_SUBSTITUTES = 4  # per source word and part of speech: the search's LM budget is finite
+# Adjective clusters ("necessary" ~ "essential") also give "the utmost verge" -> "the intense verge":
+# kept, but only in the "lex-wide:" tier the search trusts least (docs/anonymization-edits.md).
+SIMILAR_ADJECTIVES = True
+
+# Verb + preposition pairs WordNet lacks, read as one unit ("admit of no cure" is not "acknowledge of").
+EXTRA_IDIOMS = {
+    f"{form} {prep}"
+    for verb, prep in (
+        ("admit", "of"),
+        ("consist", "of"),
+        ("depend", "on"),
+        ("rely", "on"),
+        ("account", "for"),
+    )
+    for form in (
+        verb,
+        verb + "s",
+        verb + "ted" if verb == "admit" else verb + "ed",
+        verb + "ting" if verb == "admit" else verb + "ing",
+    )
+}
 
 # Closed-class words: never substituted, marked 'f' in pos.tsv.
 FUNCTION_WORDS = set(
@@ -439,7 +457,12 @@ def pairs(wn: WordNet, deny_words: set[str], deny_pairs: set[tuple[str, str]]):
                     )
                     # "Close" pairs (both words' first senses, the source's dominant) are proposed as
                     # "lex:"; the rest as "lex-wide:" so the search can trust them less.
-                    close = rank == 0 and s_rank == 0 and (total < MIN_TAGGED or share >= 0.4)
+                    close = (
+                        rank == 0
+                        and s_rank <= 1
+                        and s_offset == offset
+                        and (total < MIN_TAGGED or share >= 0.4)
+                    )
                     found[s] = (not sure, (not sure, not close, rank, s_rank, -zs))
             best = sorted(found.items(), key=lambda kv: kv[1][1])[:MAX_SUBSTITUTES]
             for s, (check, order) in best:
@@ -540,6 +563,7 @@ def main() -> int:
             heads = set(forms(pos, parts[0], wn).values()) if pos == "v" else {parts[0]}
             for head in heads:
                 idioms.add(" ".join([head, *parts[1:]]))
+    idioms.update(EXTRA_IDIOMS)
     sources = {surface for surface, _sub, _pos in out}
     idioms = {i for i in idioms if any(p in sources for p in i.split(" "))}  # only those that guard a row
     (DATA / "idioms.txt").write_text(

@@ -22,14 +22,20 @@ __all__ = ["Edit", "propose"]
 _FAMILIES = (function_words.propose, lexical.propose, syntax.propose)
 
 
-def propose(text: str, protected: Sequence[tuple[int, int]] = ()) -> list[Edit]:
+def propose(text: str, protected: Sequence[tuple[int, int]] = (), *, wide: bool = False) -> list[Edit]:
     """All edits for `text`, sorted by start. `protected` spans (e.g. native_host.style.protect's,
-    names the user keeps) are never touched; numbers, URLs, code and quotations are protected here too."""
+    names the user keeps) are never touched; numbers, URLs, code and quotations are protected here too.
+
+    `wide=True` adds the "lex-wide:" synonyms (a shared but not first sense): about twice the lexical
+    pool's risk (docs/anonymization-edits.md), all with needs_lm_check=True.
+    """
     doc = Doc(text, protected)
     seen: set[tuple[int, int, str]] = set()
     out: list[Edit] = []
     for family in _FAMILIES:
         for edit in family(doc):
+            if not wide and edit.rule.startswith("lex-wide:"):
+                continue
             edit = _agree_article(doc, edit)
             key = (edit.start, edit.end, edit.replacement)
             if key in seen or text[edit.start : edit.end] == edit.replacement:

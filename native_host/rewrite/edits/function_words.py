@@ -271,7 +271,6 @@ def _rules() -> list[Rule]:
     r += [Rule(("whether",), "whether or not", True, _not(_or_follows))]
     r += [Rule(("in", "order", "to"), "to"), Rule(("so", "as", "to"), "to")]
     r += _pair("in order to", "so as to")
-    r += [Rule(("to",), "in order to", True, _purpose_to)]
     r += _pair("in order that", "so that", check_ba=True, when_ba=_prev_not_in("and"))
     r += [
         Rule(("although",), "though", False, _continues),
@@ -612,27 +611,6 @@ def _or_not_follows(doc: Doc, i: int, j: int) -> bool:
     return re.search(r"\bor not\b", doc.text[doc.tokens[j].end : e]) is not None
 
 
-_INFINITIVE_HEADS = set(
-    """want wants wanted wanting need needs needed try tries tried trying going able have has had ought used
-    seem seems seemed begin begins began start started decide decided hope hoped plan planned expect
-    expected like liked love loved hate continue continued fail failed refuse refused agree agreed promise
-    promised manage managed tend tends tended appear appears appeared wish wished seek sought attempt
-    attempted learn learned learnt choose chose order ordered allowed forced asked told is are was were
-    be been am about how what where when whether which who likely unlikely willing unable ready going
-    due supposed meant bound sure certain easy hard difficult impossible possible glad happy sorry
-    first last next only way time right according due up back down close next prior owing compared
-    in order as so enough too""".split()
-)
-
-
-def _purpose_to(doc: Doc, i: int, j: int) -> bool:
-    """'to' opens a purpose clause: a clearly verbal word follows, a non-infinitive-taking word precedes."""
-    prev, nxt = _prev(doc, i), _next(doc, j)
-    if prev is None or nxt is None or prev in _INFINITIVE_HEADS or not _is(prev, "n", 0.5):
-        return False
-    return _is(nxt, "v", 0.7) and doc.plain_gap(j + 1) if j + 1 < len(doc.tokens) else False
-
-
 def _like_example(doc: Doc, i: int, j: int) -> bool:
     """'things like X': a plural noun before 'like' (so 'like' is no verb) and a noun after."""
     prev = _prev(doc, i)
@@ -671,6 +649,7 @@ _THAT_VERBS = set(
     claimed argue argued agree agreed admit admitted notice noticed fear feared doubt assume assumed
     insist insisted find found show showed shown""".split()
 )
+_BE_FORMS = set("be is was are were been being am".split())
 _THAT_ADJECTIVES = set("sure certain glad afraid aware convinced confident sorry happy pleased proud".split())
 _COMPLEMENT_NOUNS = set(
     """fact idea belief notion hope claim news evidence possibility chance assumption view sense feeling
@@ -718,11 +697,13 @@ def _relatives_and_determiners(doc: Doc) -> list[Edit]:
             and (nxt in _AUX_AFTER_RELATIVE or _is(nxt, "v", 0.6))
         ):
             out.append(Edit(t.start, t.end, match_case(t.text, "that"), FAMILY, "who->that", False))
+        passive = i > 1 and doc.plain_gap(i - 2) and norms[i - 2] in _BE_FORMS  # "be shown that ..."
         if (
             w == "that"
             and (prev in _THAT_VERBS or prev in _THAT_ADJECTIVES)
             and nxt in _SUBJECT_STARTERS
             and i > 0
+            and not (passive and prev in _THAT_VERBS)
         ):
             # that-deletion: "said that he" -> "said he" (a subject follows, so "that" is no pronoun).
             p = toks[i - 1]

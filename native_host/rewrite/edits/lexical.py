@@ -50,6 +50,11 @@ _OBJECT_CUES = set(
 )
 
 
+_QUANTITY_NOUNS = set(
+    "number numbers majority amount amounts quantity quantities proportion part sum extent degree variety".split()
+)
+
+
 def _condition_holds(doc: Doc, i: int, condition: str) -> bool:
     """The curated pairs' context conditions (data/lexicon_curated.tsv explains them)."""
     if not condition:
@@ -68,6 +73,10 @@ def _condition_holds(doc: Doc, i: int, condition: str) -> bool:
         return prev in _PREDICATIVE_CUES
     if condition == "obj":
         return nxt in _OBJECT_CUES
+    if condition == "quantity":
+        return nxt in _QUANTITY_NOUNS
+    if condition == "final":
+        return i > 0 and doc.plain_gap(i - 1) and doc.gap(i)[:1] in (".", ",", ";", ":", "!", "?")
     return False
 
 

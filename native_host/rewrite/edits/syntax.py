@@ -101,6 +101,9 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
     for s, _e, sent in _sentence_texts(doc):
         if not sent.rstrip("\"'”’)]").endswith((".", "!")):
             continue
+        opener = _first_word(sent)
+        if opener and opener.group().lower() in (*_SUBORDINATORS, "as", "after", "before", "until"):
+            continue  # "Though X, yet Y": the subordinate clause would be left without its main clause
         for m in pattern.finditer(sent):
             left = sent[: m.start()]
             right = sent[m.end(4) :]
@@ -110,6 +113,9 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                 continue
             if head.lower() not in _SUBJECTS and not head[:1].isupper():
                 continue
+            rw = _words(sent[m.start(4) :])
+            if head.lower() not in _PRONOUN_SUBJECTS and not any(_finite(w) for w in rw[1:4]):
+                continue  # "and the use he makes of it": a noun phrase, not a clause
             if not (
                 _has_verb(right.split(",", 1)[0].split(";", 1)[0]) and _has_verb(left.rsplit(";", 1)[-1])
             ):
@@ -174,7 +180,7 @@ def _merges(doc: Doc, out: list[Edit]) -> None:
             continue
         first, second = text[s1:e1], text[s2:e2]
         n1, n2 = len(_words(first)), len(_words(second))
-        if not (3 <= n1 <= 16 and 3 <= n2 <= 16) or not second.endswith((".", "!", "?")):
+        if not (3 <= n1 <= 16 and 3 <= n2 <= 16) or not second.endswith("."):  # a question stays one
             continue
         m = _first_word(second)
         if m is None or m.start() != 0:
@@ -296,6 +302,11 @@ _FINITE = set(
 )
 
 
+def _finite(word: str) -> bool:
+    lw = word.lower()
+    return lw in _FINITE or (pos_shares(lw).get("v", 0.0) >= 0.6 and pos_shares(lw).get("n", 0.0) < 0.4)
+
+
 def _has_verb(s: str) -> bool:
     """A finite verb, roughly: an auxiliary or a word used mostly as a verb."""
     for w in _words(s):
@@ -316,6 +327,9 @@ def _commas(doc: Doc, out: list[Edit]) -> None:
             if any(w.lower() in _CLAUSE_WORDS for w in _words(item) + _words(first)):
                 continue  # "yet it pervades": a clause, not a list item
             comma_at = s + sm.end("item")
+            single = len(_words(item)) == 1 and _is_noun(item.lower(), 0.6) and _is_noun(first.lower(), 0.6)
+            if text[comma_at] != "," and not single:
+                continue  # adding a comma needs a plain list of nouns: "our resources and finances" is one item
             if text[comma_at] == ",":
                 out.append(Edit(comma_at, comma_at + 1, "", FAMILY, "serial-comma:drop", False))
             elif edit := _insertion(doc, comma_at, ",", "serial-comma:add", True):
