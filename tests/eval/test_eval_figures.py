@@ -97,3 +97,22 @@ def test_profile_surrogates_learn_from_the_authors_training_chunks_only():
         texts = training_texts(split, author)
         assert len(texts) == 8 and not set(texts) & test
         assert set(texts) == {c.text for c in split.train if c.author == author}
+
+
+def test_a_stretch_of_changed_sentences_is_read_sentence_by_sentence():
+    original = (
+        "Nothing changed here. The first sentence was long, and it had two parts. "
+        "The second one stayed close. The third one was reworded completely. The end stays."
+    )
+    rewritten = (
+        "Nothing changed here. The first sentence was long. It had two parts. "
+        "The second one stayed near. A new wording for the third. The end stays."
+    )
+    assert sentences.changed_pairs(original, rewritten) == [
+        (
+            "The first sentence was long, and it had two parts.",
+            "The first sentence was long. It had two parts.",
+        ),
+        ("The second one stayed close.", "The second one stayed near."),
+        ("The third one was reworded completely.", "A new wording for the third."),
+    ]
