@@ -59,9 +59,16 @@ def run(args: argparse.Namespace) -> int:
         return 0
     habits = profile.habits()
     phrases = sorted(profile.habitual_phrases())
+    samples = _identifiability_samples()
     if getattr(args, "json", False):
         json.dump(
-            {"documents": profile.documents, "words": profile.words, "habits": habits, "phrases": phrases},
+            {
+                "documents": profile.documents,
+                "words": profile.words,
+                "habits": habits,
+                "phrases": phrases,
+                "samples": samples,
+            },
             sys.stdout,
             indent=1,
             ensure_ascii=False,
@@ -69,6 +76,11 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return 0
     print(f"Profile: {profile.documents} texts, {profile.words} words")
+    if samples is None:
+        print("Identifiability samples: unreadable; run `fantasma profile clear` and add your texts again")
+    else:
+        enough = "" if samples >= 2 else " (needs 2; until then rewrites aim at typicality)"
+        print(f"Identifiability model: trained on {samples} pieces of ~250 words{enough}")
     if not habits and not phrases:
         print("Nothing distinctive learned yet; add more of your writing.")
     for h in habits:
@@ -81,3 +93,13 @@ def run(args: argparse.Namespace) -> int:
     if phrases:
         print("Habitual phrases: " + ", ".join(f'"{p}"' for p in phrases[:20]))
     return 0
+
+
+def _identifiability_samples() -> int | None:
+    """How many ~250-word pieces the identifiability model trains on; None when unreadable."""
+    from native_host.style.identify import IdentifyError, load_samples
+
+    try:
+        return len(load_samples() or [])
+    except IdentifyError:
+        return None

@@ -85,3 +85,17 @@ def test_rewrite_prints_identifiability_before_and_after(isolated_home, hamilton
     line = next(x for x in shown.stderr.splitlines() if x.startswith("identifiability "))
     assert line.startswith(f"identifiability {before['score']:.2f} → {after['score']:.2f} (profile; ")
     assert ("still linked by: " + ", ".join(after["linked_by"])) in line or not after["linked_by"]
+
+
+def test_profile_show_says_how_many_samples_train_the_model(isolated_home, hamilton):
+    files, _ = hamilton
+    assert fantasma("profile", "add", str(files[0]), home=isolated_home).returncode == 0
+    shown = fantasma("profile", "show", home=isolated_home).stdout
+    as_json = json.loads(fantasma("profile", "show", "--json", home=isolated_home).stdout)
+    assert as_json["samples"] == 2  # two ~250-word chunks in the first file
+    assert "Identifiability model: trained on 2 pieces of ~250 words\n" in shown
+    (isolated_home / "data" / "identify_samples.msgpack").write_bytes(b"\xc1 corrupt")
+    shown = fantasma("profile", "show", home=isolated_home).stdout
+    assert "Identifiability samples: unreadable; run `fantasma profile clear`" in shown
+    assert fantasma("profile", "clear", home=isolated_home).returncode == 0
+    assert not (isolated_home / "data" / "identify_samples.msgpack").exists()
