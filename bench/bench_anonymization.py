@@ -1,6 +1,11 @@
 """Anonymization benchmark: a small `fantasma eval` slice, printed as a table plus the ratios that matter.
 
     .venv/bin/python bench/bench_anonymization.py [--strength strong] [--corpora brontes] [--chunks 3]
+    .venv/bin/python bench/bench_anonymization.py --speed [--texts 4]
+
+`--speed`: seconds per 100 words of `strong` (the identifiability search, with and without LLM
+windows) next to the pre-search `strong` pipeline (LLM windows only) in the same run, on the same
+texts, so machine load affects all alike. The goal is `strong` ≤ 2 s per 100 words on 2 cores.
 
 Uses the installed default model (run `fantasma setup` first); without it the rewrite falls back to
 the neutralizer and the numbers say so. For the full run see README "How anonymous is it?".
@@ -21,7 +26,11 @@ def main() -> int:
     parser.add_argument("--chunks", type=int, default=3, help="test chunks per author")
     parser.add_argument("--strength", default="strong", choices=("light", "medium", "strong"))
     parser.add_argument("--candidates", type=int, default=3)
+    parser.add_argument("--speed", action="store_true", help="time strong against the pre-search pipeline")
+    parser.add_argument("--texts", type=int, default=4, help="--speed: corpus chunks to rewrite")
     args = parser.parse_args()
+    if args.speed:
+        return speed(args.texts, args.candidates)
 
     from native_host.eval import EvalDependencyMissing, EvalOptions, format_table, run_eval
 
@@ -50,6 +59,41 @@ def main() -> int:
             f"(ratio {kept:.2f}; 0 = anonymous, 1 = unchanged)"
         )
     print(f"model: {report['model'].get('state')} {report['model'].get('reason', '')}".rstrip())
+    return 0
+
+
+def speed(n_texts: int, candidates: int) -> int:
+    import time
+
+    from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+    from native_host.rewrite import RewriteOptions, model_status, rewrite
+
+    if model_status()["state"] == "not_installed":
+        print("the default model is not installed; run: fantasma setup", file=sys.stderr)
+        return 2
+    split = split_corpus(find_corpus("brontes", load_manifest()), 3, max(1, n_texts // 3 + 1), 5)
+    texts = [c.text for c in split.test][:n_texts]
+    words = sum(len(t.split()) for t in texts)
+    setups = {
+        "strong before the search (LLM windows only)": RewriteOptions(
+            strength="strong", candidates=candidates, search=False
+        ),
+        "strong (search + LLM windows)": RewriteOptions(strength="strong", candidates=candidates),
+        "strong (search only, no LLM windows)": RewriteOptions(
+            strength="strong", candidates=candidates, llm_windows=False
+        ),
+    }
+    rewrite(texts[0][:200], RewriteOptions(strength="strong", candidates=candidates))  # load models once
+    results = {}
+    for name, options in setups.items():
+        started = time.perf_counter()
+        for text in texts:
+            rewrite(text, options)
+        results[name] = 100 * (time.perf_counter() - started) / words
+    base = results["strong before the search (LLM windows only)"]
+    print(f"{len(texts)} texts, {words} words (typicality: no profile stored)")
+    for name, per_100 in results.items():
+        print(f"{name:<46} {per_100:6.2f} s per 100 words  ({per_100 / base:.2f}x the pre-search pipeline)")
     return 0
 
 

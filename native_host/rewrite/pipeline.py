@@ -61,6 +61,7 @@ class RewriteOptions:
     # profile add`), typicality when there are none; the eval passes one trained on an author's texts.
     identifiability: Any = None
     llm_windows: bool = True  # strong: LLM window candidates join the search's edit pool
+    search: bool = True  # strong: False = the pre-search pipeline (each window's best LLM candidate)
 
     def __post_init__(self) -> None:
         if self.strength not in STRENGTHS:
@@ -332,7 +333,7 @@ def rewrite(
     windows = group_windows(pieces, _selected_pieces(pieces, neutral, options.strength))
     strong = options.strength == "strong"
     ident = None
-    if strong:
+    if strong and options.search:
         ident, ident_problem = _identifiability(options)
         if ident is None:
             notes.append(f"identifiability unavailable, so no edit search: {ident_problem}")

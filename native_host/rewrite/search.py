@@ -88,7 +88,7 @@ class SearchChecks:
     min_similarity: float = guards.MIN_SIMILARITY
     fluency_margin: float = guards.FLUENCY_MARGIN
     count_markers: Callable[[str], Mapping[str, int]] | None = None
-    _logprob_cache: dict[str, float] = field(default_factory=dict)
+    _logprob_cache: dict[str, Any] = field(default_factory=dict)
     _marker_cache: dict[str, Mapping[str, int]] = field(default_factory=dict)
 
     @property
@@ -124,10 +124,11 @@ class SearchChecks:
                 return verdict
         return verdict
 
-    def logprobs(self, texts: Sequence[str]) -> list[float]:
+    def logprobs(self, texts: Sequence[str]) -> list[Any]:
+        """Per-token log-probabilities of each text (cached: originals recur across rounds)."""
         todo = [t for t in dict.fromkeys(texts) if t not in self._logprob_cache]
         if todo:
-            for t, lp in zip(todo, guards.mean_logprobs(self.engine, todo), strict=True):
+            for t, lp in zip(todo, guards.token_logprobs(self.engine, todo), strict=True):
                 self._logprob_cache[t] = lp
         return [self._logprob_cache[t] for t in texts]
 
@@ -422,8 +423,9 @@ class _Search:
             return {id(x) for x in todo}
         failed = set()
         for k, x in enumerate(todo):
-            self.fluency[id(x)] = scores[len(todo) + k] - scores[k]
-            if not guards.check_fluency(scores[len(todo) + k], scores[k], self.checks.fluency_margin).ok:
+            drop = guards.fluency_drop(scores[k], scores[len(todo) + k])
+            self.fluency[id(x)] = -drop
+            if not guards.check_fluency(drop, self.checks.fluency_margin).ok:
                 failed.add(id(x))
                 self.rejected["fluency"] += 1
         return failed

@@ -148,3 +148,22 @@ def test_search_never_returns_a_text_that_fails_a_guard(checks):
         for a in sorted(result.applied, key=lambda a: -a.start):
             expected = expected[: a.start] + a.replacement + expected[a.end :]
         assert expected == final
+
+
+def test_fluency_guard_drops_broken_edits_and_keeps_plain_ones(rewrite_model_dir, embedder_model_dir_module):
+    from native_host.rewrite import models
+    from native_host.rewrite.embedder import Embedder
+
+    engine = models.get_engine(rewrite_model_dir)
+    checks = search.SearchChecks(Embedder(embedder_model_dir_module), engine, count_markers=count_markers)
+    text = "Whilst we waited for the bus in the cold and the rain, Anna read a long letter upon the porch."
+    start = text.index("upon")
+    broken = Edit(start, start + 4, "on of porch the", needs_lm_check=True)  # both drop "upon"
+    plain = Edit(0, 6, "While", needs_lm_check=True)
+    result = search.search(text, [broken, plain], mine(), checks, search.BUDGETS["strong"])
+    assert [a.replacement for a in result.applied] == ["While"]
+    assert result.rejected.get("fluency") == 1
+    source, candidate = "we waited upon the porch, Anna", "we waited porch upon of the porch, Anna"
+    lp = guards.token_logprobs(engine, [source, candidate])
+    assert not guards.check_fluency(guards.fluency_drop(lp[0], lp[1])).ok
+    assert guards.check_fluency(guards.fluency_drop(lp[0], lp[0])).ok
