@@ -209,15 +209,21 @@ _HAVE_CONTRACTIONS = [
 ]
 
 
+def _subject_before_or_imperative(doc: Doc, i: int, j: int) -> bool:
+    if doc.at_sentence_start(i):
+        return doc.norms[i] == "do"
+    return _prev(doc, i) is not None
+
+
 def _contraction_rules() -> list[Rule]:
     rules: list[Rule] = []
     for full, short in _CONTRACTIONS:
-        # Contracting needs a following word ("I know what it is." cannot end in "it's").
-        contract_when = _continues
-        if full.endswith(("is", "are", "am", "will", "would")) and not full.endswith("not"):
-            # "it is" before a participle-looking "been" reads as "it has"? no: "it is been" is
-            # ungrammatical anyway, so only the clause end matters here.
-            contract_when = _continues
+        # Contracting needs a following word ("I know what it is." cannot end in "it's"); "X not" also
+        # needs its subject right before it (", had not his mistress come" is an inverted condition),
+        # or to open the sentence as an imperative ("Do not go").
+        contract_when: Cond = _continues
+        if full.endswith(" not"):
+            contract_when = _all(_continues, _subject_before_or_imperative)
         rules.append(Rule(tuple(full.split()), short, False, contract_when, f"{full}->{short}"))
         # Expanding a negative question ("Don't you see?") would give "Do not you see?".
         expand_when = _not(_question) if short.endswith("n't") else None

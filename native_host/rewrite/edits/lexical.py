@@ -34,8 +34,10 @@ def _context_pos(doc: Doc, i: int) -> set[str] | None:
         return {"n", "a"}
     if prev in _ADJ_CUES:
         return {"a", "r"}
+    if prev == "to":  # "to help" is a verb unless the word is hardly ever one ("to school")
+        return {"v"} if pos_shares(doc.norms[i]).get("v", 0.0) >= 0.3 else {"n"}
     if prev in _VERB_CUES:
-        return {"v", "r"} if prev != "to" else {"v", "n"}  # "to close" / "to the close"
+        return {"v", "r"}
     return None
 
 
