@@ -351,11 +351,11 @@ function replayEnter(field, event, newline = false) {
   });
 }
 
-/** Sends from a field the way the page would: its form, its Enter handler, else its send button. */
+/** Sends from a field the way the page would: its Enter handler, else its form, else its send button. */
 function sendFromField(field, event) {
+  if (replayEnter(field, event)) return;
   const form = formOf(field);
   if (form) return withPassThrough(() => form.requestSubmit());
-  if (replayEnter(field, event)) return;
   // Nobody took the Enter: the page sends with its button (a labelled send button next to the field).
   const composer = composedParent(field);
   for (let scope = composer, depth = 0; scope && depth < 4; depth++, scope = composedParent(scope)) {
@@ -495,19 +495,22 @@ function onKeydown(event) {
     swallowEnterKeyup = true;
     return;
   }
-  // In a form, plain Enter submits it (implicitly or through the page's requestSubmit): the submit is held.
+  // In a form, Enter in a one-line input submits it implicitly (that submit is held). In a multi-line field
+  // it is a new line unless something says it sends (a chat label, enterkeyhint, the user's answer for
+  // this site): chat apps wrapped in a form (Discord) send on Enter with their own request, not a submit.
   const form = formOf(field);
   if (form && isExemptForm(form)) return;
-  const inForm = form !== null;
-  if (inForm && !(event.ctrlKey || event.metaKey)) return;
-  if (autoRewriteState() === "unknown" && !(event.ctrlKey || event.metaKey) && field.localName !== "input") {
+  const modified = event.ctrlKey || event.metaKey;
+  if (form && field.localName === "input" && !modified) return;
+  if (autoRewriteState() === "unknown" && !modified && field.localName !== "input") {
     // The settings decide whether Enter sends here (remembered answers): hold it until they are known.
     swallow(event);
     swallowEnterKeyup = true;
     fantasma.settingsReady.then(() => replayEnterDecision(field, event));
     return;
   }
-  const kind = inForm ? "send" : enterKind(field, event);
+  let kind = enterKind(field, event);
+  if (form && kind === "ask") kind = "newline"; // if Enter submits the form, the submit is held
   if (kind === "newline") return;
   const composer = composerOf(field);
   const fields = composer.fields.filter(isPending);
@@ -522,7 +525,8 @@ function onKeydown(event) {
 
 /** An Enter held while settings loaded: decided now; a new line is typed back as the user meant it. */
 function replayEnterDecision(field, event) {
-  const kind = autoRewriteState() === "off" ? "off" : enterKind(field, event);
+  let kind = autoRewriteState() === "off" ? "off" : enterKind(field, event);
+  if (kind === "ask" && formOf(field)) kind = "newline";
   const fields = composerOf(field).fields.filter(isPending);
   if (isPending(field) && !fields.includes(field)) fields.unshift(field);
   if (kind === "off" || kind === "newline" || !fields.length) return replayEnter(field, event, true);

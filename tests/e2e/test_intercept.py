@@ -192,6 +192,17 @@ def test_3_enter_in_a_discord_style_multiline_composer(
     assert server.posts == [{"message": light}]
 
 
+def test_3_discord_style_composer_wrapped_in_a_form_that_never_submits(
+    auto: Browser, page: Page, server: PageServer, light: str
+) -> None:
+    page.goto(server.url("discord.html?form=1"))
+    type_rich(page, "#form #field", ORIGINAL)
+    page.keyboard.press("Enter")
+    expect(page.locator("#sent li")).to_have_text([light], timeout=15_000)
+    settle(page, server)
+    assert server.posts == [{"message": light}]
+
+
 def test_3_multiline_composer_that_gives_no_hint_asks_once_per_site(
     auto: Browser, page: Page, server: PageServer, light: str, rewrite_of
 ) -> None:
