@@ -1,0 +1,252 @@
+"""Auto-rewrite before posting in Firefox ESR (Debian's stock build, driven over WebDriver BiDi by bidi.py),
+the cases the driver can play with real input: a click on a chat's send button, a title + body form with a
+hidden captcha field, Enter in a Discord-style composer, a page that submits by itself, a failing host.
+The extension's closed shadow root is read through BiDi's node serialization (`includeShadowTree: "all"`),
+which, like the inspector in Chromium, sees closed roots."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .harness import SAMPLE, host_request
+from .server import PageServer
+from .test_firefox import FirefoxSession, firefox  # noqa: F401  (the module's Firefox fixture)
+
+pytestmark = pytest.mark.e2e
+TITLE = "Colour me surprised!!! :) innit"
+
+
+@pytest.fixture(scope="module")
+def rewrite_of(host_home: Path):
+    cache: dict[str, str] = {}
+
+    def rewrite(text: str) -> str:
+        if text not in cache:
+            reply = host_request(host_home, "rewrite", {"text": text, "options": {"strength": "light"}})
+            assert reply["type"] == "result", reply
+            cache[text] = reply["result"]["text"]
+        return cache[text]
+
+    return rewrite
+
+
+def set_settings(ff: FirefoxSession, **settings: object) -> None:
+    ff.extension_eval(
+        f"browser.storage.local.clear().then(() => browser.storage.local.set({json.dumps(settings)})).then(() => true)"
+    )
+
+
+def jobs(ff: FirefoxSession) -> int:
+    """Host jobs the background started (its event page, reached from the options tab)."""
+    return int(
+        ff.extension_eval(
+            "browser.runtime.getBackgroundPage().then((bg) => bg.fantasmaBackground.stats.jobs)"
+        )
+    )
+
+
+@pytest.fixture
+def ff(firefox: FirefoxSession, server: PageServer) -> Iterator[FirefoxSession]:  # noqa: F811
+    set_settings(firefox, strength="light", autoRewrite=True)
+    firefox.bidi.send("browsingContext.activate", {"context": firefox.page})
+    server.clear()
+    yield firefox
+    set_settings(firefox)
+
+
+def go(ff: FirefoxSession, url: str) -> None:
+    ff.bidi.navigate(ff.page, url)
+
+
+def js(ff: FirefoxSession, expression: str):
+    return ff.bidi.evaluate(ff.page, expression)
+
+
+def click(ff: FirefoxSession, selector: str) -> None:
+    """A real (trusted) mouse click at the element's centre."""
+    x, y = js(
+        ff,
+        f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
+        " return [r.x + r.width / 2, r.y + r.height / 2]; })()",
+    )
+    actions = [
+        {"type": "pointerMove", "x": int(x), "y": int(y)},
+        {"type": "pointerDown", "button": 0},
+        {"type": "pointerUp", "button": 0},
+    ]
+    ff.bidi.send(
+        "input.performActions",
+        {
+            "context": ff.page,
+            "actions": [
+                {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}
+            ],
+        },
+    )
+
+
+def focus_and_type(ff: FirefoxSession, selector: str, text: str) -> None:
+    click(ff, selector)
+    ff.type_text(text)
+
+
+def ui_texts(ff: FirefoxSession) -> list[str]:
+    """Texts of the extension's boxes, read from its closed shadow root through BiDi's serialization."""
+    result = ff.bidi.send(
+        "script.evaluate",
+        {
+            "expression": "document.body",
+            "target": {"context": ff.page},
+            "awaitPromise": False,
+            "serializationOptions": {"maxDomDepth": 12, "includeShadowTree": "all"},
+        },
+    )["result"]
+    texts: list[str] = []
+
+    def text_of(node: dict) -> str:
+        value = node.get("value", {})
+        if value.get("nodeType") == 3:
+            return value.get("nodeValue", "")
+        if value.get("localName") in ("style", "script"):
+            return ""
+        return "".join(text_of(c) for c in value.get("children", []) or [])
+
+    def walk(node: dict, closed: bool) -> None:
+        value = node.get("value", {})
+        if closed and "data-fantasma" in (value.get("attributes") or {}):
+            texts.append(text_of(node))
+            return
+        shadow = value.get("shadowRoot")
+        if shadow:
+            walk(shadow, closed or shadow.get("value", {}).get("mode") == "closed")
+        for child in value.get("children", []) or []:
+            walk(child, closed)
+
+    walk(result, False)
+    return texts
+
+
+def wait_ui(ff: FirefoxSession, part: str, timeout: float = 20.0) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for text in ui_texts(ff):
+            if part in text:
+                return text
+        time.sleep(0.1)
+    raise AssertionError(f"no box with {part!r}: {ui_texts(ff)}")
+
+
+def wait_posts(server: PageServer, count: int, timeout: float = 20.0) -> list[dict[str, str]]:
+    deadline = time.monotonic() + timeout
+    with server.posted:
+        while len(server.posts) < count and time.monotonic() < deadline:
+            server.posted.wait(deadline - time.monotonic())
+        return list(server.posts)
+
+
+def test_firefox_1_send_button_of_a_formless_chat(ff: FirefoxSession, server: PageServer, light: str) -> None:
+    go(ff, server.url("chat.html"))
+    focus_and_type(ff, "#field", SAMPLE)
+    click(ff, "#send")
+    assert wait_posts(server, 1) == [{"message": light}]
+    time.sleep(0.6)
+    assert server.posts == [{"message": light}]
+
+
+def test_firefox_3_enter_in_a_discord_style_composer(
+    ff: FirefoxSession, server: PageServer, light: str
+) -> None:
+    go(ff, server.url("discord.html"))
+    focus_and_type(ff, "#field", SAMPLE)
+    ff.press("\ue007")  # Enter
+    assert wait_posts(server, 1) == [{"message": light}]
+    time.sleep(0.6)
+    assert server.posts == [{"message": light}]
+
+
+def test_firefox_4_5_title_and_body_rewritten_hidden_fields_untouched(
+    ff: FirefoxSession, server: PageServer, light: str, rewrite_of
+) -> None:
+    go(ff, server.url("post.html"))
+    focus_and_type(ff, "#title", TITLE)
+    focus_and_type(ff, "#body", SAMPLE)
+    click(ff, "#send")
+    assert wait_posts(server, 1) == [
+        {
+            "title": rewrite_of(TITLE),
+            "body": light,
+            "rating": "5",
+            "email": "",
+            "captcha": "03AFcWeA6 Colour!!! token :) innit",
+            "csrf": "a1b2c3 realise",
+        }
+    ]
+
+
+def test_firefox_page_submit_starts_no_host_work(ff: FirefoxSession, server: PageServer) -> None:
+    go(ff, server.url("autosubmit.html"))
+    before = jobs(ff)
+    focus_and_type(ff, "#field", SAMPLE)
+    js(ff, "window.submitNow() ?? true")
+    wait_ui(ff, "tried to send your text by itself")
+    time.sleep(1.0)  # the page's own timer submits again meanwhile
+    assert server.posts == []
+    assert jobs(ff) == before
+    assert js(ff, "document.querySelector('#field').value") == SAMPLE
+
+
+def test_firefox_8_failing_host_and_send_button(ff: FirefoxSession, server: PageServer) -> None:
+    set_settings(ff, strength="extreme", autoRewrite=True)
+    go(ff, server.url("chat.html"))
+    focus_and_type(ff, "#field", SAMPLE)
+    click(ff, "#send")
+    wait_ui(ff, "Not sent")
+    time.sleep(0.6)
+    assert server.posts == []
+    assert js(ff, "document.querySelector('#field').innerText.trim()") == SAMPLE
+
+
+def test_firefox_7_iframe_editor_synced_into_a_hidden_textarea(
+    ff: FirefoxSession, server: PageServer, light: str, rewrite_of
+) -> None:
+    go(ff, server.url("editor-frame.html"))
+    focus_and_type(ff, "#title", TITLE)
+    focus_and_type(ff, "#editor", SAMPLE)  # a click into the frame's editable body, then real keys
+    assert js(ff, "document.querySelector('#editor').contentDocument.body.innerText.trim()") == SAMPLE
+    click(ff, "#send")
+    assert wait_posts(server, 1) == [{"title": rewrite_of(TITLE), "body": light}]
+
+
+def test_firefox_1_send_button_in_an_open_shadow_root(
+    ff: FirefoxSession, server: PageServer, light: str
+) -> None:
+    go(ff, server.url("shadow.html"))
+    js(ff, "document.querySelector('#box').shadowRoot.querySelector('#field').focus() ?? true")
+    ff.type_text(SAMPLE)
+    x, y = js(
+        ff,
+        "(() => { const r = document.querySelector('#box').shadowRoot.querySelector('#send')"
+        ".getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()",
+    )
+    actions = [
+        {"type": "pointerMove", "x": int(x), "y": int(y)},
+        {"type": "pointerDown", "button": 0},
+        {"type": "pointerUp", "button": 0},
+    ]
+    ff.bidi.send(
+        "input.performActions",
+        {
+            "context": ff.page,
+            "actions": [
+                {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}
+            ],
+        },
+    )
+    assert wait_posts(server, 1) == [{"message": light}]
+    time.sleep(0.6)
+    assert server.posts == [{"message": light}]
