@@ -449,7 +449,12 @@ function askEnter(field, plan) {
         label: fantasma.t("enterSendsNo"),
         run: () => {
           remember(false);
+          // The line break the user asked for, typed directly: a replayed Enter would reach the page's
+          // own Enter handler, which may send.
           field.focus();
+          const doc = field.ownerDocument;
+          if (fantasma.isTextControl(field)) doc.execCommand("insertText", false, "\n");
+          else doc.execCommand("insertLineBreak");
         },
       },
     ],
@@ -549,7 +554,8 @@ function onPress(event) {
   const state = autoRewriteState();
   if (state === "off") return;
   if (event.type === "pointerdown" || event.type === "mousedown") {
-    if (shared().busy || planForButton(button)) heldPresses.add(button);
+    const busyHold = shared().busy && !NOT_SEND.test(buttonLabel(button));
+    if (busyHold || planForButton(button)) heldPresses.add(button);
     else heldPresses.delete(button);
   }
   if (heldPresses.has(button)) event.stopImmediatePropagation();

@@ -224,6 +224,21 @@ def test_3_multiline_composer_that_gives_no_hint_asks_once_per_site(
     assert server.posts == [{"message": light}, {"message": rewrite_of(second)}]
 
 
+def test_3_answer_no_types_the_new_line_and_is_remembered(auto: Browser, page: Page, server: PageServer) -> None:
+    page.goto(server.url("textarea.html"))  # a plain comment box: Enter is a new line here
+    page.fill("#field", ORIGINAL)
+    page.locator("#field").press("End")
+    page.keyboard.press("Enter")
+    ui = PageUi(page)
+    ui.wait_for("message", "Does Enter send")
+    ui.click("message", "No, Enter starts a new line")
+    expect(page.locator("#field")).to_have_value(ORIGINAL + "\n")
+    page.locator("#field").press("Enter")  # remembered: not asked again, a plain new line
+    expect(page.locator("#field")).to_have_value(ORIGINAL + "\n\n")
+    assert ui.texts("message") == []
+    assert auto.sw.evaluate("chrome.storage.local.get('enterSends')") == {"enterSends": {"127.0.0.1": False}}
+
+
 def test_3_ctrl_enter_in_a_plain_textarea_without_form(
     auto: Browser, page: Page, server: PageServer, light: str
 ) -> None:
