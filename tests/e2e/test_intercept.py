@@ -224,7 +224,9 @@ def test_3_multiline_composer_that_gives_no_hint_asks_once_per_site(
     assert server.posts == [{"message": light}, {"message": rewrite_of(second)}]
 
 
-def test_3_answer_no_types_the_new_line_and_is_remembered(auto: Browser, page: Page, server: PageServer) -> None:
+def test_3_answer_no_types_the_new_line_and_is_remembered(
+    auto: Browser, page: Page, server: PageServer
+) -> None:
     page.goto(server.url("textarea.html"))  # a plain comment box: Enter is a new line here
     page.fill("#field", ORIGINAL)
     page.locator("#field").press("End")
