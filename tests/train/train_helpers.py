@@ -1,0 +1,81 @@
+"""Constants and the toy task shared by tests/train (a plain module: conftest names collide across dirs)."""
+
+from __future__ import annotations
+
+VOCAB = 256
+EOS = 2
+
+QWEN35_TEXT_CONFIG = dict(
+    vocab_size=VOCAB,
+    hidden_size=64,
+    intermediate_size=128,
+    num_hidden_layers=4,  # linear, linear, linear, full
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    head_dim=64,
+    linear_num_key_heads=2,
+    linear_num_value_heads=4,
+    linear_key_head_dim=16,
+    linear_value_head_dim=16,
+    linear_conv_kernel_dim=4,
+    max_position_embeddings=256,
+    rope_parameters={
+        "rope_type": "default",
+        "rope_theta": 10000.0,
+        "partial_rotary_factor": 0.25,
+        "mrope_section": [4, 2, 2],
+        "mrope_interleaved": True,
+    },
+    eos_token_id=EOS,
+    tie_word_embeddings=False,
+)
+# Gated DeltaNet projections and the attention/MLP linears of the full-attention layers.
+QWEN35_TARGETS = (
+    "q_proj",
+    "k_proj",
+    "v_proj",
+    "o_proj",
+    "gate_proj",
+    "up_proj",
+    "down_proj",
+    "in_proj_qkv",
+    "in_proj_z",
+    "out_proj",
+)
+
+
+def toy_examples(n: int = 16, seed: int = 0) -> list[tuple[list[int], list[int]]]:
+    """A fixed 'instruction' prefix, then a few tokens to copy in reverse: the completion is learnable
+    from the prompt, like a rewrite of its window."""
+    import random
+
+    rng = random.Random(seed)
+    prefix = [10, 11, 12, 13, 14, 15, 16, 17]
+    out = []
+    for _ in range(n):
+        window = [rng.randrange(20, 60) for _ in range(4)]
+        out.append(([*prefix, *window, 18], [*reversed(window), EOS]))
+    return out
+
+
+def onnx_logits(model_dir, ids: list[int]):
+    """Logits [len(ids), vocab] of a model dir's graph for one prompt from empty states (onnxruntime
+    directly, independent of the engine)."""
+    import json
+    from pathlib import Path
+
+    import numpy as np
+    import onnxruntime as ort
+
+    meta = json.loads((Path(model_dir) / "fantasma_model.json").read_text())
+    session = ort.InferenceSession(str(Path(model_dir) / "model.onnx"))
+    feeds = {
+        "input_ids": np.asarray([ids], dtype=np.int64),
+        "attention_mask": np.ones((1, len(ids)), dtype=np.int64),
+        "num_logits_to_keep": np.asarray(len(ids), dtype=np.int64),
+    }
+    for entry in meta["state"]:
+        shape = [1 if d == "batch" else 0 if d == "past_sequence_length" else d for d in entry["shape"]]
+        feeds[entry["input"]] = np.zeros(shape, dtype=np.float32)
+    wanted = {i.name for i in session.get_inputs()}
+    return session.run(["logits"], {k: v for k, v in feeds.items() if k in wanted})[0][0]

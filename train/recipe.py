@@ -1,0 +1,208 @@
+"""The whole self-training recipe (ReST / expert iteration), round after round, resumable:
+
+    windows (train/data.py) ─► split into one fresh slice per round
+    round r:  model_{r-1} (int4 ONNX; round 1: the base export)
+                ─► K candidates per window through the engine, guards, ranking   round_r/candidates.jsonl
+                ─► best accepted candidate of every window of rounds 1..r          round_r/train.jsonl
+                ─► LoRA from the base weights on that data (torch)                 round_r/lora/
+                ─► merge (numpy) + int4 export                                     round_r/model/
+    last round's adapter + manifest (sha256, command, seed, data)                  adapter.safetensors, adapter.json
+
+Each stage writes its output atomically or appends line by line, and a finished stage is skipped on a
+rerun, so a killed run goes on where it stopped (`fantasma train` with the same arguments).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from train.data import DEFAULT_CORPORA, TrainingWindow, training_windows
+from train.generate import GenerateConfig, generate, read_records
+from train.lora import LoraTrainConfig, train_adapter
+
+
+@dataclass(frozen=True)
+class RecipeConfig:
+    base: str  # GGUF file or Hugging Face dir (the weights trained and merged into)
+    corpora: tuple[str, ...] = DEFAULT_CORPORA
+    windows: int = 300  # over all rounds (each round gets a fresh slice)
+    rounds: int = 2
+    generate: GenerateConfig = field(default_factory=GenerateConfig)
+    lora: LoraTrainConfig = field(default_factory=LoraTrainConfig)
+    precision: str = "int4"  # of the model dirs the rounds generate with
+    seed: int = 0
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _say(message: str) -> None:
+    print(f"[train {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def _export(base: Path, out_dir: Path, adapter_path: Path | None, precision: str) -> None:
+    from export.graph import Precision
+    from export.lora import export_merged, load_adapter
+    from export.registry import ExportOptions
+
+    if (out_dir / "model.onnx").is_file() and (out_dir / "fantasma_model.json").is_file():
+        return
+    adapter = load_adapter(adapter_path) if adapter_path else None
+    label = f"{base.name}+lora:{adapter.sha256[:12]}" if adapter else base.name
+    export_merged(base, out_dir, adapter, ExportOptions(Precision(precision), source_label=label))
+
+
+def _round_slices(windows: list[TrainingWindow], rounds: int) -> list[list[TrainingWindow]]:
+    return [windows[r::rounds] for r in range(rounds)]
+
+
+def _training_examples(rounds_dirs: list[Path]) -> list[dict]:
+    """The best accepted candidate of every window generated so far (latest round wins a repeat)."""
+    best: dict[str, dict] = {}
+    for directory in rounds_dirs:
+        for record in read_records(directory / "candidates.jsonl"):
+            if record["best"] is None:
+                continue
+            chosen = next(c for c in record["candidates"] if c["n"] == record["best"])
+            best[record["id"]] = {
+                "id": record["id"],
+                "source": record["text"],
+                "rewrite": chosen["text"],
+                "score": chosen["score"],
+                "prompt_ids": record["prompt_ids"],
+                "target_ids": record["target_ids"],
+            }
+    return list(best.values())
+
+
+def run(config: RecipeConfig, out_dir: Path, command: str = "", show_progress: bool = True) -> dict:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    base = Path(config.base)
+    settings = {**asdict(config), "base": str(base)}
+    recorded = out_dir / "recipe.json"
+    if recorded.exists():
+        previous = json.loads(recorded.read_text())["config"]
+        if previous != json.loads(json.dumps(settings)):
+            raise ValueError(f"{out_dir} holds a run with other settings ({recorded}); use another --out")
+    else:
+        _write_json(recorded, {"config": settings, "command": command})
+
+    windows_path = out_dir / "windows.jsonl"
+    if windows_path.exists():
+        windows = [TrainingWindow(**json.loads(line)) for line in windows_path.read_text().splitlines()]
+    else:
+        _say(f"cutting {config.windows} training windows from {', '.join(config.corpora)}")
+        windows = training_windows(config.corpora, config.windows, config.seed)
+        tmp = windows_path.with_name("windows.jsonl.tmp")
+        tmp.write_text("".join(json.dumps(w.to_json(), ensure_ascii=False) + "\n" for w in windows))
+        os.replace(tmp, windows_path)
+
+    model_dir = out_dir / "round_0" / "model"
+    _say(f"base model dir {model_dir}")
+    _export(base, model_dir, None, config.precision)
+    round_dirs: list[Path] = []
+    summaries = []
+    for r, slice_ in enumerate(_round_slices(windows, config.rounds), start=1):
+        round_dir = out_dir / f"round_{r}"
+        round_dirs.append(round_dir)
+        metrics_path = round_dir / "metrics.json"
+        if metrics_path.exists():
+            summaries.append(json.loads(metrics_path.read_text()))
+            model_dir = round_dir / "model"
+            continue
+        _say(
+            f"round {r}: {len(slice_)} windows × {config.generate.candidates} candidates from {model_dir.name}"
+        )
+        started = time.perf_counter()
+        generation = generate(
+            slice_, model_dir, round_dir / "candidates.jsonl", config.generate, show_progress=show_progress
+        )
+        generation["wall_s"] = round(time.perf_counter() - started, 1)
+        examples = _training_examples(round_dirs)
+        data_path = round_dir / "train.jsonl"
+        data_path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in examples))
+        _say(
+            f"round {r}: {generation['windows_accepted']}/{generation['windows']} windows accepted; training on {len(examples)}"
+        )
+        started = time.perf_counter()
+        training = train_adapter(
+            base,
+            [(e["prompt_ids"], e["target_ids"]) for e in examples],
+            round_dir / "lora",
+            config.lora,
+            show_progress=show_progress,
+        )
+        training["wall_s"] = round(time.perf_counter() - started, 1)
+        model_dir = round_dir / "model"
+        started = time.perf_counter()
+        _export(base, model_dir, round_dir / "lora" / "adapter.safetensors", config.precision)
+        metrics = {
+            "round": r,
+            "generation": generation,
+            "training": training,
+            "export_s": round(time.perf_counter() - started, 1),
+            "train_examples": len(examples),
+            "train_data_bytes": data_path.stat().st_size,
+        }
+        _write_json(metrics_path, metrics)
+        summaries.append(metrics)
+
+    final = round_dirs[-1] / "lora" / "adapter.safetensors"
+    shutil.copy2(final, out_dir / "adapter.safetensors")
+    manifest = {
+        "file": "adapter.safetensors",
+        "sha256": summaries[-1]["training"]["adapter_sha256"],
+        "base": base.name,
+        "command": command,
+        "seed": config.seed,
+        "config": settings,
+        "data": {
+            "corpora": list(config.corpora),
+            "windows": len(windows),
+            "train_examples": summaries[-1]["train_examples"],
+            "excluded": "every chunk fantasma eval could test on (--chunks-per-author 1..30) and its neighbours",
+        },
+        "rounds": summaries,
+    }
+    _write_json(out_dir / "adapter.json", manifest)
+    plot_losses(out_dir)
+    return manifest
+
+
+def plot_losses(out_dir: Path) -> Path | None:
+    """loss.png: training loss per step, one line per round."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for losses in sorted(Path(out_dir).glob("round_*/lora/losses.jsonl")):
+        entries = [json.loads(line) for line in losses.read_text().splitlines()]
+        ax.plot([e["step"] for e in entries], [e["loss"] for e in entries], label=losses.parent.parent.name)
+    ax.set_xlabel("optimizer step")
+    ax.set_ylabel("loss (completion tokens)")
+    ax.set_title("LoRA self-training loss")
+    ax.legend()
+    fig.tight_layout()
+    path = Path(out_dir) / "loss.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def command_line() -> str:
+    return shlex.join(["fantasma", *sys.argv[1:]]) if sys.argv else "fantasma train"
