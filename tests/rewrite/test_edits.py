@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from native_host.rewrite.edits import Edit, propose
 from native_host.rewrite.edits.text import negations
@@ -343,3 +345,38 @@ def test_wide_tier_is_opt_in_and_always_lm_checked() -> None:
     extra = [e for e in wide if e.rule.startswith("lex-wide:")]
     assert extra and all(e.needs_lm_check for e in extra)
     assert set(narrow) <= set(wide)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "The powers which are delegated to the Union are few.",
+            "The powers delegated to the Union are few.",
+        ),
+        ("And the war came at last.", "The war came at last."),
+        ("In the first place, we must act.", "First, we must act."),
+        ("It was not only cheap but also good.", "It was not only cheap but good."),
+    ],
+)
+def test_more_changes(text: str, expected: str) -> None:
+    assert expected in all_results(text), sorted(all_results(text))
+
+
+def test_reduced_relative_keeps_adjectives() -> None:
+    assert "The door open leads out." not in all_results("The door which is open leads out.")
+
+
+_WORDS = st.sampled_from(
+    "the a an and but however whilst while upon on it is do not don't I he said that which each every "
+    'large house houses were was , . ; ( ) " “ ” 12 http://x.org `code` Mr. \n \n\n'.split(" ")
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_WORDS, max_size=60), st.text(max_size=40))
+def test_any_text_gives_valid_edits(words: list[str], noise: str) -> None:
+    text = " ".join(words) + noise
+    for e in propose(text):
+        assert 0 <= e.start < e.end <= len(text)
+        assert negations(apply(text, e)) == negations(text)

@@ -323,9 +323,11 @@ def _rules() -> list[Rule]:
     )
     r += _connective_group(["in fact", "indeed", "actually"], frozenset({"actually", "indeed"}))
     r += _connective_group(["finally", "lastly"], frozenset({"lastly"}))
-    r += _connective_group(["first", "firstly", "first of all"], frozenset())
-    r += _connective_group(["second", "secondly"], frozenset())
-    r += _connective_group(["third", "thirdly"], frozenset())
+    r += _connective_group(["first", "firstly", "first of all", "in the first place"], frozenset())
+    r += _connective_group(["second", "secondly", "in the second place"], frozenset())
+    r += _connective_group(["third", "thirdly", "in the third place"], frozenset())
+    r += _connective_group(["in the next place", "next"], frozenset())
+    r += _connective_group(["in the last place", "lastly"], frozenset())
     r += _connective_group(["of course", "naturally"], frozenset({"naturally"}))
     r += _connective_group(["in general", "generally", "on the whole"], frozenset({"on the whole"}))
     r += _connective_group(["in short", "in brief", "in sum"], frozenset({"in sum"}))
@@ -500,6 +502,10 @@ def _rules() -> list[Rule]:
             Rule((pron, "would"), f"{pron} should", True, _next_in("think say suppose imagine like prefer"))
         )
     r += [
+        Rule(("a", "great", "many"), "a large number of", False, _next_is("n", 0.6)),
+        Rule(("more", "and", "more"), "increasingly", True, _next_is("a", 0.6)),
+        Rule(("but", "also"), "but", False, _not_only_before),
+        Rule(("and",), "", True, _sentence_opening_and, "and-drop:sentence-start"),
         Rule(("has", "to"), "must", False, _all(_finite_have, _next_is("v", 0.6))),
         Rule(("have", "to"), "must", False, _all(_finite_have, _next_is("v", 0.6))),
         Rule(("is", "able", "to"), "can", False, _next_is("v", 0.6)),
@@ -582,6 +588,20 @@ def _clause_follows(doc: Doc, i: int, j: int) -> bool:
     subject, verb = doc.norms[k], doc.norms[k + 1]
     return subject in ("i", "he", "she", "we", "they", "it", "there") and (
         verb in _AUX_AFTER_RELATIVE or _is(verb, "v", 0.6)
+    )
+
+
+def _not_only_before(doc: Doc, i: int, j: int) -> bool:
+    s, _ = doc.sentences[doc.sentence_of(doc.tokens[i].start)]
+    return "not only" in doc.text[s : doc.tokens[i].start].lower() and _next(doc, j) is not None
+
+
+def _sentence_opening_and(doc: Doc, i: int, j: int) -> bool:
+    """A sentence that opens with "And" reads the same without it ("And the war came." -> "The war came.")."""
+    return (
+        doc.at_sentence_start(i)
+        and doc.plain_gap(j)
+        and _next(doc, j) not in ("so", "yet", "then", "now", "also")
     )
 
 
@@ -811,6 +831,12 @@ def propose(doc: Doc) -> list[Edit]:
                 continue
             start, end = toks[i].start, toks[j].end
             dst = rule.dst
+            if not dst:  # a deletion at a sentence start: the next word takes the capital
+                nxt = toks[j + 1]
+                end = nxt.end
+                word = nxt.text[:1].upper() + nxt.text[1:]
+                out.append(Edit(start, end, word, FAMILY, rule.name, rule.check))
+                continue
             if rule.when is _sentence_initial_comma:
                 end += 1  # the connective's comma: "However, X" -> "But X"
             elif dst.endswith(",") and doc.text[end : end + 1] == ",":

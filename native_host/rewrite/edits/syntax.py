@@ -377,6 +377,36 @@ def _interrupters(doc: Doc, out: list[Edit]) -> None:
         out.append(Edit(s, e, f", {m.group('adv')}, ", FAMILY, "commas:interrupter-add", True))
 
 
+_RELATIVE_BE = re.compile(
+    r"(?<=[^\W\d_]) (?:which|that|who) (?:is|are|was|were) (?P<participle>[a-z]+(?:ed|en|ing)|made|done|held|"
+    r"kept|left|lost|paid|said|sent|set|shown|told|built|brought|bought|caught|found|given|known|laid|led|meant|"
+    r"put|read|sold|taught|thought|won|written)(?= (?P<next>[a-z]+))"
+)
+_REDUCE_BEFORE = set("by to in on at for from with into upon under within among between of as".split())
+
+
+def _reduced_relatives(doc: Doc, out: list[Edit]) -> None:
+    """ "the powers which are delegated to the Union" -> "the powers delegated to the Union"."""
+    text = doc.text
+    for m in _RELATIVE_BE.finditer(text):
+        participle = m.group("participle")
+        if participle.endswith("ing") and pos_shares(participle).get("v", 0.0) < 0.5:
+            continue  # "which is nothing", "that is something"
+        shares = pos_shares(participle)
+        if shares.get("v", 0.0) < 0.3 or shares.get("a", 0.0) >= 0.4:
+            continue  # "which is open": an adjective, and "the door open" is something else
+        noun = WORD_RE.search(text, max(0, m.start() - 30), m.start())
+        last = None
+        for last in WORD_RE.finditer(text, max(0, m.start() - 30), m.start()):  # noqa: B007 (the last one)
+            pass
+        if last is None or last.end() != m.start() or not _is_noun(last.group().lower(), 0.5) or noun is None:
+            continue
+        sure = m.group("next") in _REDUCE_BEFORE
+        start = m.start()
+        end = m.start("participle")
+        out.append(Edit(start, end, " ", FAMILY, "relative:reduce", not sure))
+
+
 def _possessives(doc: Doc, out: list[Edit]) -> None:
     """ "the power of the government" <-> "the government's power" (single common nouns only)."""
     toks, norms = doc.tokens, doc.norms
@@ -422,4 +452,5 @@ def propose(doc: Doc) -> list[Edit]:
     _commas(doc, out)
     _interrupters(doc, out)
     _possessives(doc, out)
+    _reduced_relatives(doc, out)
     return out
