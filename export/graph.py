@@ -181,7 +181,7 @@ class Graph:
                 data = self.initializer(f"{name}.int4", qw.packed.reshape(vocab, -1))
                 scales = self.initializer(f"{name}.scales", qw.scales)
                 zps = self.initializer(f"{name}.zero_points", qw.zero_points)
-                return self.ms(
+                rows = self.ms(
                     "GatherBlockQuantized",
                     [data, ids, scales, zps],
                     gather_axis=0,
@@ -189,7 +189,17 @@ class Graph:
                     block_size=precision.block_size,
                     bits=4,
                 )
+                return self._unpad_rows(rows, qw.k, precision.block_size)
             return self.op("Gather", [self.initializer(name, table.astype(np.float32)), ids], axis=0)
+
+    def _unpad_rows(self, rows: str, k: int, block_size: int) -> str:
+        """GatherBlockQuantized returns whole blocks: when the hidden size is not a multiple of the
+        block size, its rows carry the zero padding quantize_int4 added; cut them back to `k`."""
+        if k % block_size == 0:
+            return rows
+        return self.op(
+            "Slice", [rows, self.const([0], np.int64), self.const([k], np.int64), self.const([-1], np.int64)]
+        )
 
     def tied_embedding_and_head(
         self, ids: str, table: np.ndarray, name: str, precision: Precision
@@ -221,6 +231,7 @@ class Graph:
                 block_size=precision.block_size,
                 bits=4,
             )
+            embedded = self._unpad_rows(embedded, k, precision.block_size)
 
         def head(x: str) -> str:
             with self.scope("lm_head"):

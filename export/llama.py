@@ -57,8 +57,13 @@ class LlamaConfig:
             raise ValueError(
                 f"{self.num_heads} attention heads is not a multiple of {self.num_kv_heads} kv heads"
             )
-        if self.head_dim % 2:
-            raise ValueError(f"head_dim {self.head_dim} must be even for rotary embeddings")
+        if self.head_dim % 16:
+            # onnxruntime's GroupQueryAttention with its rotary ("head_size shall be a multiple of 16");
+            # without this check the graph exports and fails at the first generation
+            raise ValueError(
+                f"head_dim {self.head_dim} is not supported: onnxruntime's GroupQueryAttention needs a "
+                "multiple of 16"
+            )
 
     @classmethod
     def from_hf(cls, config: dict[str, Any]) -> LlamaConfig:

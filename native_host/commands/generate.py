@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -86,6 +87,16 @@ def run(args: argparse.Namespace) -> int:
         result = engine.generate(prompt_ids, options, on_token=None if args.json else stream)
     except EngineError as exc:
         print(f"fantasma generate: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # onnxruntime and tokenizers raise their own types: one line, no traceback
+        if os.environ.get("FANTASMA_DEBUG"):
+            raise
+        first = (str(exc).strip().splitlines() or [""])[0]
+        print(
+            f"fantasma generate: the model in {model_dir} failed to run ({type(exc).__name__}: {first}); "
+            "set FANTASMA_DEBUG=1 for the traceback",
+            file=sys.stderr,
+        )
         return 1
     if args.json:
         print(json.dumps({"prompt_ids": prompt_ids, **result.to_json()}, ensure_ascii=False))

@@ -44,13 +44,26 @@ class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
         return open(fd, "a", encoding=self.encoding, errors=self.errors)
 
 
+class OneLineFormatter(logging.Formatter):
+    """For stderr (the browser's log): an exception is one line, `Type: first line of its message`;
+    the traceback goes to host.log only, so no engine or handler failure prints one there."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(logging.makeLogRecord({**record.__dict__, "exc_info": None, "exc_text": None}))
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            first = (str(exc).strip().splitlines() or [""])[0][:300]
+            line += f" ({type(exc).__name__}: {first}; traceback in host.log)"
+        return line
+
+
 def setup_logging() -> None:
     """stderr (the browser shows it in its own log) and a rotating host.log; never stdout."""
     root = logging.getLogger()
     root.setLevel(logging.INFO)
     fmt = logging.Formatter("%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
     stderr = logging.StreamHandler(sys.stderr)
-    stderr.setFormatter(fmt)
+    stderr.setFormatter(OneLineFormatter("%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"))
     stderr.setLevel(logging.WARNING)
     root.addHandler(stderr)
     try:

@@ -80,3 +80,45 @@ def test_bad_block_sizes_are_rejected():
     for block_size in (8, 24, 0):
         with pytest.raises(ValueError, match="power of two"):
             quantize_int4(np.ones((2, 32), np.float32), block_size)
+
+
+# Hidden sizes that are not a multiple of the block size: quantize_int4 pads each row with zeros to
+# whole blocks; the embedding must come back at the real width (it came back padded, so the next
+# MatMulNBits refused to load: "Incompatible dimensions").
+PADDED_SHAPES = [(50, 96, 64), (50, 80, 32), (40, 200, 128), (30, 72, 16), (30, 576, 128)]
+
+
+@pytest.mark.parametrize(("vocab", "k", "block_size"), PADDED_SHAPES)
+def test_embedding_rows_have_the_real_width_when_k_is_not_a_block_multiple(vocab, k, block_size):
+    rng = np.random.default_rng(k + block_size)
+    table = rng.standard_normal((vocab, k)).astype(np.float32)
+    g = Graph("embed")
+    ids = g.input("ids", TensorProto.INT64, ["batch", "seq"])
+    rows = g.embedding(ids, table, "embed.weight", Precision("int4", block_size=block_size))
+    g.output(rows, "rows", TensorProto.FLOAT, ["batch", "seq", k])
+    picked = np.array([[0, vocab - 1, 7, 7]], dtype=np.int64)
+
+    (got,) = session(g).run(None, {"ids": picked})
+    assert got.shape == (1, 4, k)
+    np.testing.assert_allclose(got, dequantize_int4(quantize_int4(table, block_size))[picked], atol=1e-6)
+    assert np.abs(got - table[picked]).max() < 0.2 * np.abs(table).max()  # close to fp32
+
+
+@pytest.mark.parametrize(("vocab", "k", "block_size"), PADDED_SHAPES)
+def test_tied_embedding_and_head_load_and_match_fp32_when_k_is_not_a_block_multiple(vocab, k, block_size):
+    """The shared int4 table feeds GatherBlockQuantized and MatMulNBits; embedding -> head must load
+    (the padded width broke it) and give what the dequantized weights give, close to fp32."""
+    rng = np.random.default_rng(vocab * k)
+    table = rng.standard_normal((vocab, k)).astype(np.float32)
+    precision = Precision("int4", block_size=block_size, accuracy_level=0)
+    g = Graph("tied")
+    ids = g.input("ids", TensorProto.INT64, ["batch", "seq"])
+    embedded, head = g.tied_embedding_and_head(ids, table, "embed.weight", precision)
+    g.output(head(embedded), "logits", TensorProto.FLOAT, ["batch", "seq", vocab])
+    picked = np.array([[1, 2, vocab - 1]], dtype=np.int64)
+
+    (got,) = session(g).run(None, {"ids": picked})
+    restored = dequantize_int4(quantize_int4(table, block_size))
+    np.testing.assert_allclose(got, restored[picked] @ restored.T, rtol=1e-4, atol=1e-3)
+    exact = table[picked] @ table.T
+    assert np.abs(got - exact).max() < 0.2 * np.abs(exact).max()
