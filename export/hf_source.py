@@ -50,6 +50,20 @@ def _read_header(path: Path) -> tuple[dict[str, Any], int]:
     return header, 8 + length
 
 
+def _check_data_size(shard: Path, header: dict[str, Any], data_start: int) -> None:
+    """A download cut short is reported as such (it used to surface as a reshape error on the first
+    tensor past the end)."""
+    try:
+        needed = data_start + max((int(info["data_offsets"][1]) for info in header.values()), default=0)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise CheckpointError(f"{shard}: corrupt safetensors header (bad data_offsets: {exc})") from exc
+    size = shard.stat().st_size
+    if size < needed:
+        raise CheckpointError(
+            f"{shard}: truncated safetensors file ({size:,} of {needed:,} bytes); download it again"
+        )
+
+
 class HFCheckpoint:
     def __init__(self, model_dir: Path) -> None:
         self.dir = Path(model_dir)
@@ -60,6 +74,7 @@ class HFCheckpoint:
         self._where: dict[str, tuple[Path, dict[str, Any], int]] = {}
         for shard in self._shards():
             header, data_start = _read_header(shard)
+            _check_data_size(shard, header, data_start)
             for name, info in header.items():
                 self._where[name] = (shard, info, data_start)
         self._maps: dict[Path, np.memmap] = {}
@@ -101,8 +116,14 @@ class HFCheckpoint:
         if shard not in self._maps:
             self._maps[shard] = np.memmap(shard, dtype=np.uint8, mode="r")
         begin, end = info["data_offsets"]
+        dtype, shape = _DTYPES[dtype_name], [int(d) for d in info["shape"]]
+        if end - begin != dtype.itemsize * int(np.prod(shape, dtype=np.int64)):
+            raise CheckpointError(
+                f"{shard}: corrupt safetensors header: {name!r} is {shape} {dtype_name} but spans "
+                f"{end - begin} bytes"
+            )
         raw = self._maps[shard][data_start + begin : data_start + end]
-        array = raw.view(_DTYPES[dtype_name]).reshape(info["shape"])
+        array = raw.view(dtype).reshape(shape)
         if dtype_name == "BF16":
             return (array.astype(np.uint32) << 16).view(np.float32)
         return array.astype(np.float32)

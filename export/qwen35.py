@@ -89,6 +89,14 @@ class Qwen35Config:
             "full_attention" if (i + 1) % interval == 0 else "linear_attention" for i in range(n_layers)
         ]
         rope = text.get("rope_parameters") or text.get("rope_scaling") or {}
+        rope_type = rope.get("rope_type") or rope.get("type") or "default"
+        if rope_type != "default":
+            # _rotary_tables computes plain rope frequencies; a scaled rope exported as plain would
+            # give wrong positions past the original context without any error
+            raise ValueError(
+                f"rope_type {rope_type!r} is not supported for Qwen3.5 (only 'default'); not exporting "
+                "positions that would silently differ from the checkpoint's"
+            )
         head_dim = text.get("head_dim") or text["hidden_size"] // text["num_attention_heads"]
         partial = rope.get("partial_rotary_factor", text.get("partial_rotary_factor", 0.25))
         eos = text.get("eos_token_id", config.get("eos_token_id"))

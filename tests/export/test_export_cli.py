@@ -171,3 +171,26 @@ def test_setup_exports_once_and_atomically(isolated_home, capsys):
     assert fantasma(["setup"]) == 0
     assert "already set up" in capsys.readouterr().out
     assert (target / "model.onnx").stat().st_mtime_ns == stamp
+
+
+def test_truncated_safetensors_says_truncated(tmp_path):
+    """A download cut short: one line that says "truncated" (it was a reshape error)."""
+    import subprocess
+    import sys
+
+    from tests.export.conftest import save_tiny_llama
+
+    checkpoint = save_tiny_llama(tmp_path / "ckpt")
+    weights = checkpoint / "model.safetensors"
+    data = weights.read_bytes()
+    weights.write_bytes(data[: len(data) - 5000])
+    proc = subprocess.run(
+        [sys.executable, "-m", "export.cli", str(checkpoint), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode != 0
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "truncated safetensors file" in lines[0], proc.stderr
+    assert f"{len(data) - 5000:,} of {len(data):,} bytes" in lines[0]

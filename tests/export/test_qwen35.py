@@ -267,3 +267,16 @@ def test_int4_greedy_agrees_with_fp32(tmp_path, ort_decoder):
     assert (int4_dir / "model.onnx.data").stat().st_size < 0.4 * (
         tmp_path / "fp32" / "model.onnx.data"
     ).stat().st_size
+
+
+@pytest.mark.parametrize("rope_type", ["linear", "yarn", "dynamic"])
+def test_non_default_rope_type_is_refused_not_exported_as_default(rope_type):
+    """The exporter computes plain rope frequencies; a scaled rope must be refused by name (it was
+    silently exported as the default one)."""
+    from export.qwen35 import Qwen35Config
+
+    config = {**TEXT_CONFIG, "rope_parameters": {**TEXT_CONFIG["rope_parameters"], "rope_type": rope_type}}
+    config["rope_parameters"]["factor"] = 4.0
+    with pytest.raises(ValueError, match=f"rope_type '{rope_type}' is not supported"):
+        Qwen35Config.from_hf(config, {"model.embed_tokens.weight"})
+    assert Qwen35Config.from_hf(TEXT_CONFIG, {"model.embed_tokens.weight"}).rotary_dim == 16
