@@ -357,6 +357,8 @@ def test_wide_tier_is_opt_in_and_always_lm_checked() -> None:
         ("And the war came at last.", "The war came at last."),
         ("In the first place, we must act.", "First, we must act."),
         ("It was not only cheap but also good.", "It was not only cheap but good."),
+        ("I loved my friend;—that was all.", "I loved my friend; that was all."),
+        ("She was kind—very kind to us.", "She was kind, very kind to us."),
     ],
 )
 def test_more_changes(text: str, expected: str) -> None:

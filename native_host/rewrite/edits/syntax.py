@@ -263,6 +263,25 @@ _PAREN = re.compile(r" \((?P<inner>[^()\[\]\"“”;:]{3,80})\)(?P<after>[,.;]?)
 _DASH_PAIR = re.compile(r"(?: ?— ?| -- | – )(?P<inner>[^—\-–()\"“”;:]{3,80}?)(?: ?— ?| -- | – )")
 
 
+_DASH_AFTER_PUNCT = re.compile(r"(?<=[^\W\d_])(?P<p>[,;:])(?P<dash>—|--)(?= ?[^\W\d_])")
+_LONE_DASH = re.compile(r"(?<=[^\W\d_])(?: ?— ?| -- )(?=[a-z])")
+
+
+def _dashes(doc: Doc, out: list[Edit]) -> None:
+    """ ";—" / ",—" / ":—" (an old typesetting habit) -> the punctuation alone; a lone dash between two
+    words of one sentence -> a comma (the dash pairs are handled with the parentheses)."""
+    text = doc.text
+    for m in _DASH_AFTER_PUNCT.finditer(text):
+        after = text[m.end() : m.end() + 1]
+        rep = m.group("p") + ("" if after == " " else " ")
+        out.append(Edit(m.start(), m.end(), rep, FAMILY, "dash:after-punctuation-drop", False))
+    for m in _LONE_DASH.finditer(text):
+        s, e = doc.sentences[doc.sentence_of(m.start())]
+        if text[s:e].count("—") + text[s:e].count(" -- ") != 1:
+            continue  # paired dashes are an aside (see _parentheticals)
+        out.append(Edit(m.start(), m.end(), ", ", FAMILY, "dash->comma", True))
+
+
 def _parentheticals(doc: Doc, out: list[Edit]) -> None:
     """ " X (Y) Z" -> " X, Y, Z"; " X — Y — Z" -> " X, Y, Z" (short asides without their own commas)."""
     text = doc.text
@@ -449,6 +468,7 @@ def propose(doc: Doc) -> list[Edit]:
     _adverbial_clauses(doc, out)
     _clefts(doc, out)
     _parentheticals(doc, out)
+    _dashes(doc, out)
     _commas(doc, out)
     _interrupters(doc, out)
     _possessives(doc, out)
