@@ -218,4 +218,4 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
 });
 
 // The e2e tests call the same handlers the menu and the shortcut call (menus cannot be clicked headless).
-globalThis.fantasmaBackground = { handleMenuClick, handleCommand, host, stats };
+globalThis.fantasmaBackground = { handleMenuClick, handleCommand, host, stats, runJob };

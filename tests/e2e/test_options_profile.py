@@ -136,6 +136,23 @@ def test_popup_shows_the_last_rewrites_identifiability(
     popup.close()
 
 
+def test_the_content_script_gets_the_figure_with_the_rewrite(browser: Browser, host_home: Path) -> None:
+    """What the job port hands the page after a rewrite: the host's result plus its figure."""
+    browser.set_settings(strength="light")
+    oracle = host_request(host_home, "rewrite", {"text": SAMPLE, "options": {"strength": "light"}})["result"]
+    result = browser.sw.evaluate("(text) => fantasmaBackground.runJob({ kind: 'rewrite', text }, {})", SAMPLE)
+    assert result["text"] == oracle["text"]
+    before, after = oracle["identifiability_before"], oracle["identifiability_after"]
+    figure = result["identifiability"]
+    assert {k: figure[k] for k in ("before", "after", "linkedBy", "mode")} == {
+        "before": before["score"],
+        "after": after["score"],
+        "linkedBy": after["linked_by"],
+        "mode": after["mode"],
+    }
+    assert figure["text"].startswith(f"identifiability {before['score']:.2f} → {after['score']:.2f} · ")
+
+
 def test_without_the_host_the_profile_section_says_how_to_install_it(browser_without_host: Browser) -> None:
     page = browser_without_host.context.new_page()
     page.goto(OPTIONS)
