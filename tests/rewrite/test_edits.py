@@ -382,3 +382,12 @@ def test_any_text_gives_valid_edits(words: list[str], noise: str) -> None:
     for e in propose(text):
         assert 0 <= e.start < e.end <= len(text)
         assert negations(apply(text, e)) == negations(text)
+
+
+def test_no_family_changes_a_name() -> None:
+    text = "Yesterday we met Will Hope and Mark Rose at the Grand Hotel, and May said that Faith was ill."
+    names = ["Will Hope", "Mark Rose", "Grand Hotel", "May", "Faith"]
+    for e in propose(text):
+        out = apply(text, e)
+        for name in names:
+            assert out.count(name) == text.count(name), (e, out)

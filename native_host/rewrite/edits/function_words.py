@@ -814,6 +814,7 @@ def propose(doc: Doc) -> list[Edit]:
     toks, norms = doc.tokens, doc.norms
     out: list[Edit] = []
     n = len(toks)
+    starts = doc.sentence_first_token
     for i in range(n):
         rules = index.get(norms[i])
         if not rules:
@@ -829,6 +830,14 @@ def propose(doc: Doc) -> list[Edit]:
                 continue
             if rule.when is not None and not rule.when(doc, i, j):
                 continue
+            first = toks[i].text
+            if (
+                first[:1].isupper()
+                and first != "I"
+                and not first.startswith(("I'", "I’"))
+                and i not in starts
+            ):
+                continue  # a capital inside a sentence is a name ("and May said", "Will Hope")
             start, end = toks[i].start, toks[j].end
             dst = rule.dst
             if not dst:  # a deletion at a sentence start: the next word takes the capital
