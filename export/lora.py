@@ -62,16 +62,18 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def save_adapter(path: Path, scale: float, factors: dict[str, tuple[np.ndarray, np.ndarray]]) -> str:
-    """Write an adapter file; returns its sha256."""
+def save_adapter(
+    path: Path, scale: float, factors: dict[str, tuple[np.ndarray, np.ndarray]], dtype: type = np.float32
+) -> str:
+    """Write an adapter file (float16 halves a shipped file; merging is done in float64); returns its sha256."""
     from safetensors.numpy import save_file
 
     tensors: dict[str, np.ndarray] = {}
     for module, (a, b) in sorted(factors.items()):
         if a.ndim != 2 or b.ndim != 2 or a.shape[0] != b.shape[1]:
             raise AdapterError(f"{module}: lora_A {a.shape} and lora_B {b.shape} do not share a rank")
-        tensors[f"{module}.lora_A"] = np.ascontiguousarray(a, dtype=np.float32)
-        tensors[f"{module}.lora_B"] = np.ascontiguousarray(b, dtype=np.float32)
+        tensors[f"{module}.lora_A"] = np.ascontiguousarray(a, dtype=dtype)
+        tensors[f"{module}.lora_B"] = np.ascontiguousarray(b, dtype=dtype)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     save_file(tensors, str(path), metadata={"format": FORMAT, "scale": repr(float(scale))})

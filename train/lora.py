@@ -238,8 +238,8 @@ def train_adapter(
         seconds += time.perf_counter() - started
         tokens_seen += int(batch["attention_mask"].sum())
         step += 1
-        losses.append({"step": step, "epoch": epoch, "loss": round(float(loss), 5)})
-        bar.set_postfix(loss=f"{float(loss):.3f}")
+        losses.append({"step": step, "epoch": epoch, "loss": round(loss.item(), 5)})
+        bar.set_postfix(loss=f"{loss.item():.3f}")
         bar.update(1)
         if step % config.checkpoint_every == 0 or step == total_steps:
             checkpoint()

@@ -180,6 +180,30 @@ def run(config: RecipeConfig, out_dir: Path, command: str = "", show_progress: b
     return manifest
 
 
+def ship_adapter(run_dir: Path, target: Path) -> dict:
+    """Copy a finished run's adapter into the repo as float16 (`target`.safetensors + `target`.json, the
+    manifest `fantasma setup` reads), with the run's provenance and figures."""
+    import numpy as np
+
+    from export.lora import load_adapter, save_adapter
+
+    run_dir, target = Path(run_dir), Path(target)
+    manifest = json.loads((run_dir / "adapter.json").read_text())
+    adapter = load_adapter(run_dir / manifest["file"], manifest["sha256"])
+    weights = target.with_suffix(".safetensors")
+    sha = save_adapter(weights, adapter.scale, adapter.factors, dtype=np.float16)
+    shipped = {
+        **manifest,
+        "file": weights.name,
+        "sha256": sha,
+        "bytes": weights.stat().st_size,
+        "dtype": "float16",
+        "trained_sha256": manifest["sha256"],  # the float32 file the run wrote
+    }
+    _write_json(target.with_suffix(".json"), shipped)
+    return shipped
+
+
 def plot_losses(out_dir: Path) -> Path | None:
     """loss.png: training loss per step, one line per round."""
     try:

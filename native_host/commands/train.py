@@ -49,6 +49,13 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         print(f"fantasma train: {exc}", file=sys.stderr)
         return 1
+    if args.ship:
+        from native_host.commands.setup import ADAPTER_MANIFEST
+
+        shipped = recipe.ship_adapter(Path(args.out), ADAPTER_MANIFEST.with_suffix(""))
+        print(
+            f"shipped as {ADAPTER_MANIFEST.with_suffix('.safetensors')} ({shipped['bytes'] / 1e6:.1f} MB, float16)"
+        )
     last = manifest["rounds"][-1]
     print(
         f"adapter {Path(args.out) / manifest['file']} (sha256 {manifest['sha256'][:16]}…), "
@@ -94,4 +101,9 @@ def register(subparsers) -> None:
     parser.add_argument("--batch-size", type=int, default=4)
     parser.add_argument("--threads", type=int, default=2, help="torch threads for training")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--ship",
+        action="store_true",
+        help="when done, write the adapter (float16) where `fantasma setup` merges it from",
+    )
     parser.set_defaults(func=run)

@@ -62,6 +62,13 @@ def test_adapter_file_checks(tmp_path):
     with pytest.raises(AdapterError, match="shape"):
         adapter.merge("model.layers.0.self_attn.q_proj.weight", np.zeros((5, 8), np.float32))
 
+    half = tmp_path / "half.safetensors"
+    load = load_adapter(half, save_adapter(half, 2.0, factors, dtype=np.float16))
+    assert path.stat().st_size - half.stat().st_size == (2 * 8 + 6 * 2) * 2  # two bytes fewer per value
+    np.testing.assert_allclose(
+        load.delta("model.layers.0.self_attn.q_proj"), 2.0 * b @ a, rtol=1e-2, atol=1e-2
+    )
+
     data = bytearray(path.read_bytes())
     data[-3] ^= 0xFF  # one flipped bit in a weight
     path.write_bytes(bytes(data))
