@@ -108,6 +108,11 @@ def test_function_word_changes(text: str, expected: str) -> None:
             "He would have gone, hadn't his mistress come in.",
         ),
         ("Those who have found fault with it are wrong.", "Those who have found mistake with it are wrong."),
+        ("It leaves to the several States a power.", "It leaves to the a number of States a power."),
+        (
+            "Not only will the war be short in every way, but it will also be cheap.",
+            "Not only will the war be short in every way. But it will also be cheap.",
+        ),
         (
             "She lived to help, although the weather was cold.",
             "She lived to assistance, although the weather was cold.",

@@ -300,7 +300,7 @@ def _rules() -> list[Rule]:
     ]
     r += [
         Rule(("a", "number", "of"), "several", False, None),
-        Rule(("several",), "a number of", False, _next_is("n")),
+        Rule(("several",), "a number of", False, _all(_next_is("n"), _prev_not_in(_DETERMINERS))),
     ]
     r += [
         Rule(("the", "majority", "of"), "most of"),
@@ -532,6 +532,7 @@ def _rules() -> list[Rule]:
     return r
 
 
+_DETERMINERS = "the these those his her their its our my your this that whose"
 _SO_DEGREE = "many much far long few little that as to too very often well"
 _PREPOSITIONS = "of to for with from by in on at about upon among between through without under over into"
 _ASK_VERBS = (

@@ -109,6 +109,8 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
             right = sent[m.end(4) :]
             head = m.group(4)
             conj = m.group(2) or m.group(3)
+            if conj in ("but", "yet") and "not only" in left.lower():
+                continue  # "not only X, but Y" is one sentence
             if len(_words(left)) < 5 or len(_words(right)) < 2 or left.count("(") != left.count(")"):
                 continue
             if head.lower() not in _SUBJECTS and not head[:1].isupper():
