@@ -338,6 +338,27 @@ def test_7_iframe_editor_synced_into_a_hidden_textarea(
     assert server.posts == [{"title": rewrite_of(TITLE), "body": light}]
 
 
+def test_7_send_next_to_a_frame_from_another_origin_is_held_and_asked(
+    auto: Browser, page: Page, server: PageServer
+) -> None:
+    """Text typed in a frame the extension cannot read: the send cannot be tied to a field it understands."""
+    before = jobs(auto)
+    page.goto(server.url("xframe.html"))
+    frame = page.frame_locator("#editor")
+    frame.locator("#field").click()
+    page.keyboard.insert_text(ORIGINAL)
+    page.click("#send")
+    ui = PageUi(page)
+    ui.wait_for("message", "from a frame Fantasma cannot read")
+    settle(page, server)
+    assert server.posts == []
+    assert jobs(auto) == before
+    expect(frame.locator("#field")).to_have_text(ORIGINAL)
+    with page.expect_navigation(timeout=15_000):
+        ui.click("message", "Send as it is")  # the user's explicit choice
+    assert server.posts == [{"body": ""}]
+
+
 # ---- 8. a broken host and a send-button click -----------------------------------------------------
 
 
