@@ -250,3 +250,41 @@ def test_firefox_1_send_button_in_an_open_shadow_root(
     assert wait_posts(server, 1) == [{"message": light}]
     time.sleep(0.6)
     assert server.posts == [{"message": light}]
+
+
+def test_firefox_private_composer_text_reaches_the_page_only_at_insert(
+    ff: FirefoxSession, server: PageServer, light: str
+) -> None:
+    set_settings(ff, strength="light")
+    go(ff, server.url("textarea.html"))
+    js(
+        ff,
+        """(() => { window.seen = []; window.values = new Set();
+             for (const t of ["keydown", "input", "beforeinput", "paste"]) document.addEventListener(t, () => seen.push(t), true);
+             setInterval(() => values.add(document.querySelector('#field').value), 5); return true; })()""",
+    )
+    ff.context_menu_item("#field", "fantasma-compose")
+    deadline = time.monotonic() + 15
+    composer = None
+    while composer is None and time.monotonic() < deadline:
+        for ctx in ff.bidi.send("browsingContext.getTree", {})["contexts"]:
+            if "/composer/composer.html" in ctx["url"]:
+                composer = ctx["context"]
+        time.sleep(0.1)
+    assert composer, "the composer window did not open"
+    ff.bidi.wait_for(composer, "document.readyState === 'complete' && document.activeElement?.id === 'draft'")
+    keys = []
+    for ch in SAMPLE:
+        keys += [{"type": "keyDown", "value": ch}, {"type": "keyUp", "value": ch}]
+    ff.bidi.send(
+        "input.performActions",
+        {"context": composer, "actions": [{"type": "key", "id": "kb", "actions": keys}]},
+    )
+    assert ff.bidi.evaluate(composer, "document.getElementById('draft').value") == SAMPLE
+    ff.bidi.evaluate(composer, "document.getElementById('rewrite').click() ?? true")
+    ff.bidi.wait_for(composer, f"document.getElementById('rewritten').textContent === {json.dumps(light)}")
+    assert js(ff, "window.seen") == []
+    assert js(ff, "[...window.values]") == [""]
+    ff.bidi.evaluate(composer, "document.getElementById('insert').click() ?? true")
+    ff.bidi.wait_for(ff.page, f"document.querySelector('#field').value === {json.dumps(light)}")
+    assert js(ff, "[...window.values]") in ([""], ["", light])
