@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -161,20 +162,40 @@ class Engine:
         self._prefixes: dict[tuple[int, ...], States] = {}
         self._ending_cache: dict[tuple[str, ...], np.ndarray] = {}
         self._lock = threading.Lock()  # one generation at a time per session
+        self.load_timings: dict[str, Any] = {}  # set by load(): where its time went
 
     # loading ---------------------------------------------------------------------------------
     @classmethod
     def load(cls, model_dir: Path, *, threads: int | None = None, shared_kv: bool = True) -> Engine:
         """Open a model dir. `shared_kv=False` keeps growing key/value tensors (one copy of the whole
         cache per step) instead of in-place buffers; for comparison and for graphs that cannot share."""
+        started = time.perf_counter()
         model_dir = Path(model_dir)
         config, states = read_config(model_dir)
-        try:
-            tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
-        except Exception as exc:  # tokenizers raises a bare Exception for bad JSON
-            raise ModelDirError(f"{model_dir / 'tokenizer.json'}: cannot be loaded ({exc})") from exc
-        runner = Runner.open(model_dir, config, states, threads=threads, in_place=shared_kv)
-        return cls(model_dir, config, states, runner, tokenizer)
+        # The session is built in a worker thread while this one reads the tokenizer: onnxruntime
+        # releases the GIL while it optimizes the graph and prepacks weights, `tokenizers` holds it while
+        # parsing tokenizer.json (0.3 s for SmolLM2's, 0.7 s for Qwen3.5's 248k tokens).
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="fantasma-load") as pool:
+            opening = pool.submit(Runner.open, model_dir, config, states, threads=threads, in_place=shared_kv)
+            tokenizer_started = time.perf_counter()
+            try:
+                tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+                tokenizer_error: Exception | None = None
+            except Exception as exc:  # tokenizers raises a bare Exception for bad JSON
+                tokenizer_error = exc
+            tokenizer_s = time.perf_counter() - tokenizer_started
+            runner = opening.result()  # the session's own errors first: they name the model file
+        if tokenizer_error is not None:
+            raise ModelDirError(
+                f"{model_dir / 'tokenizer.json'}: cannot be loaded ({tokenizer_error})"
+            ) from tokenizer_error
+        engine = cls(model_dir, config, states, runner, tokenizer)
+        engine.load_timings = {
+            **runner.load_timings,
+            "tokenizer_s": tokenizer_s,
+            "total_s": time.perf_counter() - started,
+        }
+        return engine
 
     # text ------------------------------------------------------------------------------------
     def _token_text(self, token_id: int | None) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 import onnxruntime as ort
 
+from native_host.engine import checks_cache
 from native_host.engine.config import StateSpec
 from native_host.engine.errors import ModelDirError, RuntimeUnsupportedError
 
@@ -36,6 +38,8 @@ CONTRIB_OPS_MIN_VERSION = {
     "CausalConvWithState": "1.32",
 }
 NUMPY_DTYPES = {"float32": np.float32, "float16": np.float16}
+# What the load-time checks decide (Runner attributes), as stored in the checks cache.
+CHECKS = frozenset({"shared_kv", "fixed_in_place", "pad_single_tokens"})
 
 
 @dataclass(frozen=True)
@@ -116,8 +120,9 @@ def _unsupported_message(op: str, domain: str = "com.microsoft") -> str:
     )
 
 
-def create_session(model_path: Path, threads: int | None) -> ort.InferenceSession:
-    check_ops(model_path)
+def create_session(model_path: Path, threads: int | None, *, op_check: bool = True) -> ort.InferenceSession:
+    if op_check:
+        check_ops(model_path)
     try:
         return ort.InferenceSession(
             str(model_path), sess_options=session_options(threads), providers=["CPUExecutionProvider"]
@@ -164,6 +169,7 @@ class Runner:
         self.fixed_in_place = False  # set by check_in_place(): conv/recurrent states updated in place too
         self.pad_single_tokens = False  # set by check_single_token_rows()
         self.context_length = int(config.get("context_length") or 2048)
+        self.load_timings: dict[str, Any] = {"checks_cached": False}
 
     @classmethod
     def open(
@@ -176,12 +182,32 @@ class Runner:
         in_place: bool = True,
     ) -> Runner:
         """A session over model_dir/model.onnx; with `in_place`, states are updated in place wherever
-        the load-time checks show the graph gives identical results that way."""
-        runner = cls(create_session(Path(model_dir) / "model.onnx", threads), config, states)
-        if in_place:
+        the load-time checks show the graph gives identical results that way.
+
+        The op check and the load-time checks run once per model files + onnxruntime + CPU + thread
+        count; later opens read their results from the per-user cache (checks_cache.py).
+        `load_timings` records where the time went."""
+        threads = threads or physical_cores()
+        key = checks_cache.cache_key(Path(model_dir), threads)
+        cached = checks_cache.load(key)
+        started = time.perf_counter()
+        session = create_session(Path(model_dir) / "model.onnx", threads, op_check=cached is None)
+        runner = cls(session, config, states)
+        runner.load_timings["session_s"] = time.perf_counter() - started
+        started = time.perf_counter()
+        if in_place and cached is not None and cached.keys() >= CHECKS:
+            runner.shared_kv = cached["shared_kv"]
+            runner.fixed_in_place = cached["fixed_in_place"]
+            runner.pad_single_tokens = cached["pad_single_tokens"]
+            runner.load_timings["checks_cached"] = True
+        elif in_place:
             runner.check_shared_kv()
             runner.check_in_place()
             runner.check_single_token_rows()
+            checks_cache.save(key, {name: bool(getattr(runner, name)) for name in CHECKS})
+        elif cached is None:
+            checks_cache.save(key, {})  # the op check passed
+        runner.load_timings["checks_s"] = time.perf_counter() - started
         return runner
 
     def _zeros(self, spec: StateSpec, batch: int, positions: int = 0) -> np.ndarray:
