@@ -45,7 +45,12 @@ print(json.dumps({"import_s": imported - started, "load_s": loaded - imported,
 def run_child(tree: Path, model: Path, env: dict[str, str]) -> dict:
     env = {**env, "PYTHONPATH": str(tree)}
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(model)], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", CHILD, str(model)],
+        env=env,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -75,14 +80,14 @@ def main() -> int:
             "cold": (REPO, {**base_env, "FANTASMA_NO_CHECK_CACHE": "1"}),
             "warm": (REPO, base_env),
         }
+        against_tree = Path(tmp) / "against"
         if args.against:
-            tree = Path(tmp) / "against"
             subprocess.run(
-                ["git", "-C", str(REPO), "worktree", "add", "--detach", str(tree), args.against],
+                ["git", "-C", str(REPO), "worktree", "add", "--detach", str(against_tree), args.against],
                 check=True,
                 capture_output=True,
             )
-            variants[args.against] = (tree, base_env)
+            variants[args.against] = (against_tree, base_env)
         try:
             run_child(REPO, model, base_env)  # fills the checks cache and the page cache
             runs: dict[str, list[dict]] = {name: [] for name in variants}
@@ -94,9 +99,10 @@ def main() -> int:
                     runs[name].append(run_child(tree, model, env))
                 print(f"  round {round_index + 1}/{args.rounds} done", file=sys.stderr, flush=True)
         finally:
-            if args.against:
+            if args.against:  # only the temporary worktree made above
                 subprocess.run(
-                    ["git", "-C", str(REPO), "worktree", "remove", "--force", str(tree)], capture_output=True
+                    ["git", "-C", str(REPO), "worktree", "remove", "--force", str(against_tree)],
+                    capture_output=True,
                 )
     print(f"model {model}, {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs; best / median s")
     keys = ["import_s", "load_s", "session_s", "checks_s", "tokenizer_s", "first_token_s", "total_s"]
