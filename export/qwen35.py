@@ -14,6 +14,7 @@ Graph I/O follows docs/model-format.md; per-layer state (see `state_entries`):
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,11 +65,22 @@ class Qwen35Config:
     conv_dim: int = field(init=False)
 
     def __post_init__(self) -> None:
-        if self.rotary_dim % 16:
-            raise ValueError(f"rotary_dim {self.rotary_dim}: GroupQueryAttention needs a multiple of 16")
+        if self.rotary_dim % 2 or not 0 < self.rotary_dim <= self.head_dim:
+            raise ValueError(f"rotary_dim {self.rotary_dim} must be even and within head_dim {self.head_dim}")
+        if self.head_dim % 16:
+            raise ValueError(
+                f"head_dim {self.head_dim} is not supported: onnxruntime's GroupQueryAttention needs a "
+                "multiple of 16"
+            )
         object.__setattr__(self, "key_dim", self.linear_num_key_heads * self.linear_key_head_dim)
         object.__setattr__(self, "value_dim", self.linear_num_value_heads * self.linear_value_head_dim)
         object.__setattr__(self, "conv_dim", 2 * self.key_dim + self.value_dim)
+
+    @property
+    def rotary_in_attention(self) -> bool:
+        """GroupQueryAttention rotates only rotary dims that are a multiple of 16; other partial rotary
+        sizes (e.g. 4) are applied to q and k before the op instead (`_rotate`)."""
+        return self.rotary_dim % 16 == 0
 
     @property
     def num_layers(self) -> int:
@@ -167,6 +179,10 @@ class Shared:
     total_length: str  # int32 scalar
     cos: str  # [context, rotary_dim / 2]
     sin: str
+    # Only when the rotary is applied outside GroupQueryAttention: the rows for this chunk's
+    # positions, [batch, seq, 1, rotary_dim / 2].
+    cos_rows: str | None = None
+    sin_rows: str | None = None
 
 
 def full_attention(
@@ -188,27 +204,30 @@ def full_attention(
     qkv = g.linear(x, qkv_w, name["q_proj"].replace("q_proj", "qkv_proj"), precision)
     q_gate, k, v = g.op("Split", [qkv, g.const([2 * h * d, kv * d, kv * d], np.int64)], n_out=3, axis=-1)
     q, gate = g.op("Split", [_heads(g, q_gate, h, 2 * d), g.const([d, d], np.int64)], n_out=2, axis=-1)
-    q = _flat(g, g.rms_norm(q, 1.0 + w.get(name["q_norm"]), name["q_norm"], cfg.rms_norm_eps))
-    k = _flat(
-        g, g.rms_norm(_heads(g, k, kv, d), 1.0 + w.get(name["k_norm"]), name["k_norm"], cfg.rms_norm_eps)
-    )
+    q = g.rms_norm(q, 1.0 + w.get(name["q_norm"]), name["q_norm"], cfg.rms_norm_eps)
+    k = g.rms_norm(_heads(g, k, kv, d), 1.0 + w.get(name["k_norm"]), name["k_norm"], cfg.rms_norm_eps)
+    rotary_inputs: list[str] = [shared.cos, shared.sin]
+    if not cfg.rotary_in_attention:
+        assert shared.cos_rows is not None and shared.sin_rows is not None
+        q = _rotate(g, q, cfg.rotary_dim, d, shared.cos_rows, shared.sin_rows)
+        k = _rotate(g, k, cfg.rotary_dim, d, shared.cos_rows, shared.sin_rows)
+        rotary_inputs = []
     attn, present_k, present_v = g.ms(
         "GroupQueryAttention",
         [
-            q,
-            k,
+            _flat(g, q),
+            _flat(g, k),
             v,
             f"past_key_values.{i}.key",
             f"past_key_values.{i}.value",
             shared.seqlens_k,
             shared.total_length,
-            shared.cos,
-            shared.sin,
+            *rotary_inputs,
         ],
         n_out=3,
         num_heads=h,
         kv_num_heads=kv,
-        do_rotary=1,
+        do_rotary=int(cfg.rotary_in_attention),
     )
     g.output(present_k, f"present.{i}.key", TensorProto.FLOAT, ["batch", kv, "total_sequence_length", d])
     g.output(present_v, f"present.{i}.value", TensorProto.FLOAT, ["batch", kv, "total_sequence_length", d])
@@ -330,6 +349,19 @@ def build_graph(
     shared = Shared(
         seqlens_k, total_length, g.initializer("rotary.cos", cos), g.initializer("rotary.sin", sin)
     )
+    if not cfg.rotary_in_attention:
+        with g.scope("rotary"):
+            # Positions as GroupQueryAttention derives them: the chunk's last token sits at
+            # total - 1 (total = the mask's sum per row), so position = total - seq + i (>= 0).
+            seq = g.op("Gather", [g.op("Shape", [input_ids]), g.const(1, np.int64)], axis=0)
+            offsets = g.op("Unsqueeze", [g.op("Sub", [total, seq]), g.const([1], np.int64)])
+            steps = g.op("Range", [g.const(0, np.int64), seq, g.const(1, np.int64)])
+            positions = g.op("Max", [g.op("Add", [offsets, steps]), g.const(0, np.int64)])
+            rows = [
+                g.op("Unsqueeze", [g.op("Gather", [table, positions], axis=0), g.const([2], np.int64)])
+                for table in (shared.cos, shared.sin)
+            ]
+        shared = dataclasses.replace(shared, cos_rows=rows[0], sin_rows=rows[1])
 
     embed_name = cfg.prefix + WEIGHTS["embed"]
     if cfg.tie_word_embeddings:  # one int4 table serves the embedding and the lm_head
@@ -481,6 +513,18 @@ def _names(cfg: Qwen35Config, i: int) -> dict[str, str]:
 
 def _heads(g: Graph, x: str, heads: int, dim: int) -> str:
     return g.op("Reshape", [x, g.const([0, 0, heads, dim], np.int64)])
+
+
+def _rotate(g: Graph, x: str, rotary_dim: int, head_dim: int, cos_rows: str, sin_rows: str) -> str:
+    """Rotary on the first `rotary_dim` dims of x [batch, seq, heads, head_dim], halves not interleaved
+    (transformers' rotate_half): [x1·cos − x2·sin, x2·cos + x1·sin, rest]."""
+    half = rotary_dim // 2
+    sizes = [half, half] + ([head_dim - rotary_dim] if head_dim > rotary_dim else [])
+    parts = g.op("Split", [x, g.const(sizes, np.int64)], n_out=len(sizes), axis=-1)
+    x1, x2 = parts[0], parts[1]
+    first = g.op("Sub", [g.op("Mul", [x1, cos_rows]), g.op("Mul", [x2, sin_rows])])
+    second = g.op("Add", [g.op("Mul", [x2, cos_rows]), g.op("Mul", [x1, sin_rows])])
+    return g.op("Concat", [first, second, *parts[2:]], axis=-1)
 
 
 def _flat(g: Graph, x: str) -> str:

@@ -280,3 +280,23 @@ def test_non_default_rope_type_is_refused_not_exported_as_default(rope_type):
     with pytest.raises(ValueError, match=f"rope_type '{rope_type}' is not supported"):
         Qwen35Config.from_hf(config, {"model.embed_tokens.weight"})
     assert Qwen35Config.from_hf(TEXT_CONFIG, {"model.embed_tokens.weight"}).rotary_dim == 16
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("head_dim", "mrope_section"), [(16, [1, 1, 0]), (48, [2, 2, 2])])
+def test_partial_rotary_group_query_attention_refuses_is_applied_outside_it(
+    head_dim, mrope_section, token_ids, tmp_path, ort_decoder
+):
+    """rotary_dim 4 and 12 (partial 0.25 of 16 and 48): GroupQueryAttention only rotates multiples of
+    16, so the exporter rotates q and k itself; logits must still match transformers (it refused)."""
+    from transformers import Qwen3_5ForCausalLM, Qwen3_5TextConfig
+
+    rope = {**TEXT_CONFIG["rope_parameters"], "mrope_section": mrope_section}
+    config = {**TEXT_CONFIG, "head_dim": head_dim, "rope_parameters": rope, "tie_word_embeddings": False}
+    model = Qwen3_5ForCausalLM(Qwen3_5TextConfig(**config)).eval()
+    randomize(model, 0.1)
+    model.save_pretrained(tmp_path / "ckpt")
+    out = export_dir(tmp_path / "ckpt", tmp_path / "fp32", "fp32")
+    ours = our_logits(ort_decoder(out), token_ids)
+    ref = reference_logits(model, token_ids)
+    assert np.abs(ours - ref).max() < 1e-3, np.abs(ours - ref).max(axis=-1)
