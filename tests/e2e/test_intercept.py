@@ -11,9 +11,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Playwright, expect
 
-from .harness import SAMPLE, Browser, PageUi, host_request
+from .harness import SAMPLE, Browser, PageUi, host_request, launch
 from .server import PageServer
 
 ORIGINAL = SAMPLE
@@ -378,6 +378,50 @@ def test_8_host_error_and_send_button_nothing_posted_text_intact(
     assert server.posts == []
     expect(page.locator("#field")).to_have_text(ORIGINAL)  # the page never saw the click: not emptied
     expect(page.locator("#sent li")).to_have_count(0)
+
+
+@pytest.fixture(scope="module")
+def browser_with_crashing_host(
+    playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Browser]:
+    """A host that is registered but dies at start (a broken install: its interpreter is gone)."""
+    from native_host.install.installer import write_host_manifest
+
+    user_data_dir = tmp_path_factory.mktemp("chromium_profile_crashing_host")
+    launcher = user_data_dir / "launcher" / "fantasma-host"
+    launcher.parent.mkdir()
+    launcher.write_text("#!/bin/sh\necho 'python3: No module named native_host' >&2\nexit 1\n")
+    launcher.chmod(0o755)
+    write_host_manifest(user_data_dir / "NativeMessagingHosts", "chromium", launcher)
+    context = launch(playwright_instance, user_data_dir)
+    yield Browser(context)
+    context.close()
+
+
+@pytest.mark.parametrize("page_name", ["chat.html", "icon-send.html"])
+def test_8_crashing_host_and_send_button_nothing_posted_text_intact(
+    browser_with_crashing_host: Browser, server: PageServer, page_name: str
+) -> None:
+    browser_with_crashing_host.set_settings(autoRewrite=True)
+    server.clear()
+    page = browser_with_crashing_host.context.new_page()
+    page.goto(server.url(page_name))
+    if page_name == "chat.html":
+        type_rich(page, "#field", ORIGINAL)
+    else:
+        page.fill("#field", ORIGINAL)
+    page.click("#send")
+    text = PageUi(page).wait_for("message", "Not sent")
+    assert "host stopped" in text, text  # the reason, in words
+    settle(page, server)
+    assert server.posts == []
+    field = page.locator("#field")
+    if page_name == "chat.html":
+        expect(field).to_have_text(ORIGINAL)
+    else:
+        expect(field).to_have_value(ORIGINAL)
+    expect(page.locator("#sent li")).to_have_count(0)
+    page.close()
 
 
 # ---- the other direction: the page must not drive the extension ---------------------------------
