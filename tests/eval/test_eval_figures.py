@@ -38,17 +38,16 @@ def test_perplexity_ratio_is_one_for_the_same_text_and_high_for_word_salad(engin
 
 @pytest.mark.slow
 def test_one_pass_scores_agree_with_the_engine_scorer(engine):
-    """One forward pass, logits of every position, scores what the engine's own scorer scores, where
-    the engine has one: every token, the first after the model's start token."""
+    """One forward pass, logits of every position, scores what the engine's own scorer scores: every
+    token, the first after the model's start token."""
     fallback = naturalness.token_logprobs(engine, [FLUENT])[0]
     assert fallback.shape == (len(engine.tokenizer.encode(FLUENT, add_special_tokens=False).ids),)
     assert (fallback <= 0).all() and naturalness.perplexity(fallback) > 1.0
-    if callable(getattr(engine, "score_texts", None)):
-        scored = np.asarray(engine.score_texts([FLUENT])[0], dtype=np.float64)
-        assert scored.shape == fallback.shape
-        # int8 kernels differ slightly between a many-token pass and one-token passes (0.07 measured)
-        assert float(np.mean(np.abs(scored - fallback))) < 0.15
-        assert naturalness.perplexity(scored) == pytest.approx(naturalness.perplexity(fallback), rel=0.03)
+    scored = np.asarray(engine.score_texts([FLUENT])[0], dtype=np.float64)
+    assert scored.shape == fallback.shape
+    # int8 kernels differ slightly between a many-token pass and one-token passes (0.07 measured)
+    assert float(np.mean(np.abs(scored - fallback))) < 0.15
+    assert naturalness.perplexity(scored) == pytest.approx(naturalness.perplexity(fallback), rel=0.03)
 
 
 def test_changed_pairs_align_splits_and_skip_unchanged_sentences():
