@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from ..harness import host_request
+from .cases import EMAIL, MARKERS, ORIGINAL, URL
+
 EDITORS_DIR = Path(__file__).parent
 BUNDLES = EDITORS_DIR / "bundles"
 
@@ -37,3 +40,14 @@ def editor_bundles() -> Path:
         assert node, "node is needed to bundle the editor pages"
         subprocess.run([node, "build.mjs"], cwd=EDITORS_DIR, check=True, timeout=300)
     return BUNDLES
+
+
+@pytest.fixture(scope="session")
+def light(host_home: Path) -> str:
+    """The host's own answer for ORIGINAL at strength light: the oracle (overrides tests/e2e's SAMPLE one)."""
+    reply = host_request(host_home, "rewrite", {"text": ORIGINAL, "options": {"strength": "light"}})
+    assert reply["type"] == "result", reply
+    text = reply["result"]["text"]
+    assert URL in text and EMAIL in text, text
+    assert not any(marker in text.replace(URL, "") for marker in MARKERS), text
+    return text

@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -17,50 +16,7 @@ from playwright.sync_api import FrameLocator, Locator, Page, expect
 
 from ..harness import Browser, PageUi, host_request
 from ..server import PageServer
-
-URL = "https://example.org/colour-guide?id=42"
-EMAIL = "jo.bloggs@example.co.uk"
-# Markers the light (rule-based) rewrite removes, around a URL and an e-mail that must not change.
-ORIGINAL = (
-    "Honestly, I realise this colour is gorgeous!!! :) Cheers, mate. "
-    f"The guide is at {URL} or write to {EMAIL}, innit."
-)
-MARKERS = ("realise", "!!!", ":)", "innit")
-# Undo grouping windows of the editors (Quill merges edits within 1000 ms, ProseMirror and CodeMirror
-# within 500 ms): a user's typing and the later rewrite are separate steps only if this much time passes.
-# A person takes at least that long to reach the menu or the shortcut.
-UNDO_GROUP_MS = 1100
-
-
-@dataclass(frozen=True)
-class Editor:
-    name: str
-    field: str  # the editable the user clicks (inside `frame` when set)
-    frame: str | None = None  # the iframe holding the editable (TinyMCE)
-    html_body: bool = False  # the editor itself copies HTML into <textarea name=body> on submit
-
-
-EDITORS = [
-    Editor("ckeditor", ".ck-editor__editable", html_body=True),
-    Editor("tinymce", "#tinymce", frame="iframe.tox-edit-area__iframe", html_body=True),
-    Editor("lexical", "#field"),
-    Editor("slate", "#field"),
-    Editor("draft", ".public-DraftEditor-content"),
-    Editor("quill", ".ql-editor"),
-    Editor("tiptap", ".ProseMirror"),
-    Editor("codemirror", ".cm-content"),
-    Editor("react-textarea", "#field"),
-]
-
-
-@pytest.fixture(scope="module")
-def light(host_home: Path) -> str:
-    reply = host_request(host_home, "rewrite", {"text": ORIGINAL, "options": {"strength": "light"}})
-    assert reply["type"] == "result", reply
-    text = reply["result"]["text"]
-    assert URL in text and EMAIL in text, text
-    assert not any(marker in text.replace(URL, "") for marker in MARKERS), text
-    return text
+from .cases import EDITORS, EMAIL, MARKERS, ORIGINAL, UNDO_GROUP_MS, URL, Editor
 
 
 class EditorPage:
@@ -79,8 +35,9 @@ class EditorPage:
     def wait_model(self, want: str, timeout: float = 15_000) -> None:
         try:
             self.page.wait_for_function("(want) => editorPage.text() === want", arg=want, timeout=timeout)
-        except Exception as error:  # the assertion shows both texts
-            assert self.model() == want, error
+        except Exception as error:  # the assertion shows both texts, the field's HTML and any message
+            detail = f"{error}; field HTML: {self.field.inner_html()[:600]}; messages: {self.messages()}"
+            assert self.model() == want, detail
 
     def type(self, text: str) -> None:
         """Types like a user, key by key (editors record undo steps from key events), then pauses."""
@@ -189,3 +146,58 @@ def test_failing_host_blocks_the_post_and_keeps_the_original(
     page.wait_for_timeout(300)
     assert server.posts == []
     assert ed.model() == ORIGINAL
+
+
+def test_paragraphs_survive_the_rewrite(
+    browser: Browser, page: Page, server: PageServer, editor: Editor, host_home: Path
+) -> None:
+    """Three paragraphs (one of them empty) typed with Enter come back as three paragraphs."""
+    lines = ["Hello there!!!", "", "My favourite colour is blue :) innit."]
+    text = "\n".join(lines)
+    reply = host_request(host_home, "rewrite", {"text": text, "options": {"strength": "light"}})
+    expected = reply["result"]["text"]
+    assert expected.count("\n") == 2 and expected != text, expected
+    browser.set_settings(strength="light")
+    ed = EditorPage(page, editor, server)
+    ed.field.click()
+    for i, line in enumerate(lines):
+        if i:
+            page.keyboard.press("Enter")
+        page.keyboard.type(line)
+    ed.wait_model(text, timeout=5_000)
+    page.wait_for_timeout(UNDO_GROUP_MS)
+    ed.menu(browser)
+    ed.wait_model(expected)
+    ed.field.press("Control+z")
+    ed.wait_model(text, timeout=5_000)
+
+
+MISPLACING = Editor("misplacing", "#field")  # hand-made: tests/e2e/editors/pages/misplacing.html
+
+
+def test_a_misplaced_edit_is_undone_through_the_editors_history_then_the_next_strategy_lands(
+    browser: Browser, page: Page, server: PageServer, light: str
+) -> None:
+    browser.set_settings(strength="light")
+    ed = EditorPage(page, MISPLACING, server)
+    ed.type(ORIGINAL)
+    ed.menu(browser)
+    ed.wait_model(light)
+    page.wait_for_timeout(300)
+    assert ed.model() == light and ed.messages() == []
+    ed.field.press("Control+z")
+    ed.wait_model(ORIGINAL, timeout=5_000)
+
+
+def test_a_misplaced_edit_that_cannot_be_undone_is_reported_with_what_the_field_holds(
+    browser: Browser, page: Page, server: PageServer, light: str
+) -> None:
+    browser.set_settings(strength="light")
+    ed = EditorPage(page, MISPLACING, server)
+    page.goto(f"{server.base}/editors/pages/misplacing.html?history=none")
+    ed.type(ORIGINAL)
+    ed.menu(browser)
+    shown = ed.wait_message("now holds")
+    held = ed.model()
+    assert held == ORIGINAL + light  # the editor put the rewrite at its caret; nothing ran on top of it
+    assert f"“{held}”" in shown  # the user is told exactly what the field now holds

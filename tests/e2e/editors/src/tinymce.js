@@ -21,7 +21,14 @@ const ready = tinymce.init({
   height: 260,
 });
 
+// TinyMCE's model is its iframe's DOM (getContent serializes it); one line per block. getContent's text
+// format is not used: it renders an empty paragraph as extra blank lines.
+function blockText(block) {
+  const text = block.textContent;
+  return text === "\u00a0" ? "" : text.replace(/\u00a0/g, " ");
+}
+
 mountPage({
-  text: () => tinymce.activeEditor.getContent({ format: "text" }),
+  text: () => [...tinymce.activeEditor.getBody().children].map(blockText).join("\n"),
   ready,
 });
