@@ -27,8 +27,7 @@ fantasma.richText = function richText(root) {
       lines[lines.length - 1] += node.data;
       return;
     }
-    // fantasma-ui: our own UI host, which lands inside the editable where the body is the editor (TinyMCE)
-    if (node.nodeType !== Node.ELEMENT_NODE || node.hidden || /^(script|style|template|fantasma-ui)$/.test(node.localName)) return;
+    if (node.nodeType !== Node.ELEMENT_NODE || node.hidden || /^(script|style|template)$/.test(node.localName)) return;
     if (node.localName === "br") {
       lines.push("");
       return;

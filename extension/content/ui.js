@@ -42,7 +42,8 @@ function uiRoot(doc) {
     for (const [prop, value] of [["display", "block"], ["opacity", "1"], ["visibility", "visible"], ["position", "static"], ["all", "initial"]].reverse()) {
       host.style.setProperty(prop, value, "important");
     }
-    (doc.body ?? doc.documentElement).append(host);
+    // Where the body is the editor (TinyMCE's iframe, designMode), a child of it would become the user's text.
+    (doc.body && !doc.body.isContentEditable ? doc.body : doc.documentElement).append(host);
     uiRoots.set(doc, root);
   }
   return root;

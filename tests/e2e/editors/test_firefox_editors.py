@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ..bidi import Firefox
+from ..bidi import BiDiError, Firefox
 from ..harness import register_host
 from ..server import PageServer
 from ..test_firefox import FIREFOX, FirefoxSession
@@ -34,6 +34,7 @@ class EditorFirefox(FirefoxSession):
         # browser UI): focus the window and its page, as a window the user types in is.
         self.chrome_eval("(() => { window.focus(); gBrowser.selectedBrowser.focus(); return true; })()")
         self.bidi.navigate(self.page, f"{server.base}/editors/pages/{editor.name}.html")
+        self.bidi.send("input.releaseActions", {"context": self.page})  # no key state from the last page
         self.bidi.wait_for(self.page, "window.editorPage !== undefined", timeout=15)
         assert self.bidi.evaluate(self.page, "editorPage.ready", timeout=30) is True
         self.bidi.wait_for(self.page, f"({self._field_js()}) !== null", timeout=15)
@@ -93,8 +94,17 @@ class EditorFirefox(FirefoxSession):
         focused = f"""(() => {{ const f = {self._field_js()};
             return f.ownerDocument.hasFocus() && f.contains(f.ownerDocument.activeElement); }})()"""
         self.bidi.wait_for(self.page, focused, timeout=5)
-        time.sleep(0.5)  # keys sent at once after focusing TinyMCE's iframe are lost in Firefox
-        self.type_text(ORIGINAL)
+        # The first keys sent right after focusing TinyMCE's iframe can be lost in Firefox: the first
+        # character is typed until the editor has it (2 s apart, so a late one would have arrived).
+        first = f"editorPage.text() === {json.dumps(ORIGINAL[0])}"
+        for _ in range(3):
+            self.type_text(ORIGINAL[0])
+            try:
+                self.bidi.wait_for(self.page, first, timeout=2)
+                break
+            except BiDiError:
+                assert self.model() == "", self.model()
+        self.type_text(ORIGINAL[1:])
         self.wait_model(ORIGINAL, timeout=10)
         time.sleep(UNDO_GROUP_MS / 1000)
 
@@ -200,6 +210,19 @@ def editor(request: pytest.FixtureRequest) -> Editor:
     return request.param
 
 
+# Firefox only: TinyMCE ignores a synthetic paste there (it waits for the browser to paste into its paste
+# bin, which only a real paste does), so the native insertText strategy lands, and TinyMCE keeps no undo
+# level for a native edit it did not make: one Ctrl+Z goes back past the original, to the empty document
+# (Ctrl+Y brings the rewrite back). Strict: this fails the day the rewrite lands as a TinyMCE undo step.
+TINYMCE_FIREFOX_UNDO = pytest.mark.xfail(
+    strict=True,
+    reason="Firefox: TinyMCE records no undo level for the native edit that lands (docs/extension.md)",
+)
+
+
+@pytest.mark.parametrize(
+    "editor", [pytest.param(e, id=e.name, marks=TINYMCE_FIREFOX_UNDO if e.frame else ()) for e in EDITORS]
+)
 def test_firefox_menu_rewrite_once_and_one_ctrl_z_restores(
     firefox: EditorFirefox, server: PageServer, editor: Editor, light: str
 ) -> None:
