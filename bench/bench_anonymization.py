@@ -78,7 +78,9 @@ def speed(n_texts: int, candidates: int) -> int:
         "strong before the search (LLM windows only)": RewriteOptions(
             strength="strong", candidates=candidates, search=False
         ),
-        "strong (search + LLM windows)": RewriteOptions(strength="strong", candidates=candidates),
+        "strong (search + LLM windows)": RewriteOptions(
+            strength="strong", candidates=candidates, llm_windows=True
+        ),
         "strong (search only, no LLM windows)": RewriteOptions(
             strength="strong", candidates=candidates, llm_windows=False
         ),

@@ -60,7 +60,10 @@ class RewriteOptions:
     # strong: the identifiability model the search minimizes. None = your stored samples (`fantasma
     # profile add`), typicality when there are none; the eval passes one trained on an author's texts.
     identifiability: Any = None
-    llm_windows: bool = True  # strong: LLM window candidates join the search's edit pool
+    # strong: LLM window candidates join the search's edit pool. Off by default: on the default model
+    # about 1 window in 5 passes the guards, and generating them costs more than the 2 s per 100 words
+    # budget on 2 cores (docs/anonymization.md)
+    llm_windows: bool = False
     search: bool = True  # strong: False = the pre-search pipeline (each window's best LLM candidate)
 
     def __post_init__(self) -> None:

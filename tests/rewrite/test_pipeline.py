@@ -27,7 +27,12 @@ INPUTS = [
 
 def _options(model_dir, embedder_dir, **kw) -> RewriteOptions:
     base = dict(
-        strength="strong", candidates=2, max_new_tokens=96, model_dir=model_dir, embedder_dir=embedder_dir
+        strength="strong",
+        candidates=2,
+        max_new_tokens=96,
+        model_dir=model_dir,
+        embedder_dir=embedder_dir,
+        llm_windows=True,  # these tests are about the LLM windows, which strong leaves out by default
     )
     base.update(kw)
     return RewriteOptions(**base)
