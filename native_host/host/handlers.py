@@ -388,11 +388,16 @@ def _load_profile(strict: bool = False) -> Any:
 def _identifiability(text: str, use_samples: bool = True) -> dict[str, Any] | None:
     """IdentifiabilityReport.to_json() against the stored writing samples (typicality without them,
     or when `use_samples` is off); None, logged, when there is no population data to score against."""
-    from native_host.style.identify import Identifiability, IdentifyError
-
+    try:
+        from native_host.style.identify import Identifiability, IdentifyError
+    except ImportError as exc:
+        log.warning("identifiability unavailable: %s", exc)
+        return None
     try:
         return Identifiability.load("stored" if use_samples else None).score(text).to_json()
-    except IdentifyError as exc:
+    except (IdentifyError, ImportError) as exc:
+        # ImportError: identify reads its word list from native_host.eval, which imports the rewrite
+        # pipeline; the neutralizer fallback (pipeline absent or broken) must still answer
         log.warning("identifiability unavailable: %s", exc)
         return None
 
