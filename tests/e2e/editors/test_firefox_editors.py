@@ -22,6 +22,13 @@ CONTROL = "\ue009"
 
 
 class EditorFirefox(FirefoxSession):
+    def __init__(self, firefox: Firefox) -> None:
+        super().__init__(firefox)
+        # The options tab is found by its URL, which can be there before its scripts have `browser`.
+        self.bidi.wait_for(
+            self.extension_page, "typeof browser !== 'undefined' && !!browser.storage", timeout=15
+        )
+
     def set_settings(self, **settings: object) -> None:
         self.extension_eval(
             f"browser.storage.local.clear().then(() => browser.storage.local.set({json.dumps(settings)})).then(() => true)"
@@ -210,19 +217,6 @@ def editor(request: pytest.FixtureRequest) -> Editor:
     return request.param
 
 
-# Firefox only: TinyMCE ignores a synthetic paste there (it waits for the browser to paste into its paste
-# bin, which only a real paste does), so the native insertText strategy lands, and TinyMCE keeps no undo
-# level for a native edit it did not make: one Ctrl+Z goes back past the original, to the empty document
-# (Ctrl+Y brings the rewrite back). Strict: this fails the day the rewrite lands as a TinyMCE undo step.
-TINYMCE_FIREFOX_UNDO = pytest.mark.xfail(
-    strict=True,
-    reason="Firefox: TinyMCE records no undo level for the native edit that lands (docs/extension.md)",
-)
-
-
-@pytest.mark.parametrize(
-    "editor", [pytest.param(e, id=e.name, marks=TINYMCE_FIREFOX_UNDO if e.frame else ()) for e in EDITORS]
-)
 def test_firefox_menu_rewrite_once_and_one_ctrl_z_restores(
     firefox: EditorFirefox, server: PageServer, editor: Editor, light: str
 ) -> None:
