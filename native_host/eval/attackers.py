@@ -27,7 +27,11 @@ _WORDS = re.compile(r"[a-zà-ÿ]+(?:'[a-z]+)?")
 
 @cache
 def function_words() -> tuple[str, ...]:
-    text = resources.files("native_host.eval").joinpath("function_words.txt").read_text(encoding="utf-8")
+    text = (
+        resources.files("native_host.style")
+        .joinpath("data/attacker_function_words.txt")
+        .read_text(encoding="utf-8")
+    )
     return tuple(w.strip() for w in text.splitlines() if w.strip() and not w.startswith("#"))
 
 

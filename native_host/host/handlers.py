@@ -389,17 +389,18 @@ def _identifiability(text: str, use_samples: bool = True) -> dict[str, Any] | No
     """IdentifiabilityReport.to_json() against the stored writing samples (typicality without them,
     or when `use_samples` is off); None, logged, when there is no population data to score against."""
     try:
-        from native_host.style.identify import Identifiability, IdentifyError
-    except ImportError as exc:
-        log.warning("identifiability unavailable: %s", exc)
-        return None
-    try:
+        from native_host.style.identify import Identifiability
+
         return Identifiability.load("stored" if use_samples else None).score(text).to_json()
-    except (IdentifyError, ImportError) as exc:
-        # ImportError: identify reads its word list from native_host.eval, which imports the rewrite
-        # pipeline; the neutralizer fallback (pipeline absent or broken) must still answer
-        log.warning("identifiability unavailable: %s", exc)
+    except Exception as exc:  # a figure for the user, never a reason to lose the rewrite itself
+        log.warning("identifiability unavailable: %s", exc, exc_info=not _is_identify_error(exc))
         return None
+
+
+def _is_identify_error(exc: Exception) -> bool:
+    from native_host.style.identify import IdentifyError
+
+    return isinstance(exc, IdentifyError)
 
 
 def _with_identifiability(reply: dict[str, Any], original: str) -> dict[str, Any]:
