@@ -396,3 +396,87 @@ def test_no_family_changes_a_name() -> None:
         out = apply(text, e)
         for name in names:
             assert out.count(name) == text.count(name), (e, out)
+
+
+# --- periphrases that move the most frequent words (the, of, it, is, that, which, as, by, be) -------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It is evident that the people will decide.", "Evidently, the people will decide."),
+        ("And it is clear that the plan failed.", "And clearly the plan failed."),
+        ("It may be that the war will end.", "Perhaps the war will end."),
+        ("Clearly, the plan failed.", "It is clear that the plan failed."),
+        ("Perhaps he will come.", "It may be that he will come."),
+        (
+            "The Union, the powers of which are limited, survives.",
+            "The Union, whose powers are limited, survives.",
+        ),
+        ("This plan is not only cheap but also fast.", "This plan is both cheap and fast."),
+        ("They fed the army as well as the navy.", "They fed the army and the navy."),
+        ("He is one of the most able men.", "He is among the most able men."),
+        ("She was among the most able women.", "She was one of the most able women."),
+        ("The law seems to be necessary.", "The law seems necessary."),
+        ("They spoke by means of signs.", "They spoke by signs."),
+        ("The whole of the Union agreed.", "The whole Union agreed."),
+        ("The whole of their army fled.", "All of their army fled."),
+        ("That which is good survives.", "What is good survives."),
+        ("The question as to the date remains.", "The question about the date remains."),
+        ("We worked in the course of the day.", "We worked during the day."),
+        ("We worked during the day.", "We worked in the course of the day."),
+        ("The greater part of the people agreed.", "Most of the people agreed."),
+        ("He was at all times ready.", "He was always ready."),
+        ("It was done in like manner.", "It was done in the same way."),
+        ("So far as I know, he left.", "As far as I know, he left."),
+        ("The means whereby it works are simple.", "The means by which it works are simple."),
+        ("The matter is of great importance to us.", "The matter is very important to us."),
+        ("A large number of men came.", "Many men came."),
+        ("The plan was bold: it could not fail.", "The plan was bold; it could not fail."),
+        ("The plan was bold: and it could not fail.", "The plan was bold; and it could not fail."),
+    ],
+)
+def test_frequent_word_periphrases_change(text: str, expected: str) -> None:
+    assert expected in all_results(text), sorted(all_results(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        # comparison, not addition; and a singular verb that "and" would make wrong
+        ("He did as well as he could.", "He did and he could."),
+        ("The army as well as the navy was ready.", "The army and the navy was ready."),
+        # the inverted "Not only did ..." is left alone; longer or listed conjuncts too
+        ("Not only did he come but also he stayed.", "Both did he come and he stayed."),
+        ("It is not only red or blue but also green.", "It is both red or blue and green."),
+        # a real negation stays
+        ("It is not evident that the people will decide.", "Evidently, the people will decide."),
+        # "it is clear that" only at a clause opening
+        ("He said it is clear that we won.", "He said clearly, we won."),
+        # "of which" -> "whose" only after a comma, never for "all of which"
+        ("He saw all of which they spoke.", "He saw all whose they spoke."),
+        ("The book the cover of which is red.", "The book whose cover is red."),
+        # "one of the most" needs "is/was" before it; "among the most" after "are" stays plural
+        ("They are among the most able men.", "They are one of the most able men."),
+        ("One of the most able men left.", "Among the most able men left."),
+        # "seems to be" keeps a noun phrase: "seems a fool" is not the same register
+        ("He seems to be a fool.", "He seems a fool."),
+        # "that which" inside "all that which"
+        ("He gave all that which he had.", "He gave all what he had."),
+        # "as to" opening a sentence is "As for", not "About"
+        ("As to the date, we agree.", "About the date, we agree."),
+        # a colon before a list stays
+        ("He bought three things: the bread, the milk and the eggs.", "He bought three things; the bread"),
+        ("He said: it is late: we go.", "He said; it is late: we go."),
+        # "at all times" after "not": "not always" means something else
+        ("He was not at all times ready.", "He was not always ready."),
+    ],
+)
+def test_frequent_word_periphrases_must_not(text: str, forbidden: str) -> None:
+    assert not any(forbidden in out for out in all_results(text)), sorted(all_results(text))
+
+
+def test_not_only_is_no_negation_but_not_is() -> None:
+    assert negations("not only cheap but also fast") == 0
+    assert negations("both cheap and fast") == 0
+    assert negations("it is not cheap") == 1

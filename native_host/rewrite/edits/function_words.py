@@ -529,7 +529,172 @@ def _rules() -> list[Rule]:
         ),
     ]
     r += _contraction_rules()
+    r += _frequent_word_rules()
     return r
+
+
+_BE_BEFORE_AMONG = "is was be been"
+_SEEM_VERBS = "seem seems seemed appear appears appeared"
+
+
+def _opens_clause(doc: Doc, i: int, j: int) -> bool:
+    """The phrase opens its sentence, or follows a plain "and/but/yet", and a word follows."""
+    return (doc.at_sentence_start(i) or _prev(doc, i) in ("and", "but", "yet")) and doc.plain_gap(j)
+
+
+def _prev_noun(doc: Doc, i: int, j: int) -> bool:
+    return _is(_prev(doc, i), "n", 0.7) and _next(doc, j) is not None
+
+
+_NOT_ADDITIVE_NEXT = {*SUBJECT_PRONOUNS.split(), "it", "you", "possible", "ever", "before", "any"}
+
+
+def _additive_as_well_as(doc: Doc, i: int, j: int) -> bool:
+    """'the X as well as the Y' (additive: a noun before, a noun phrase after), not the comparison
+    'did as well as he could'."""
+    nxt = _next(doc, j)
+    return (
+        _is(_prev(doc, i), "n", 0.7)
+        and nxt is not None
+        and nxt not in _NOT_ADDITIVE_NEXT
+        and not _is(nxt, "v", 0.5)
+        and not _singular_verb_soon(doc, j)
+    )
+
+
+def _singular_verb_soon(doc: Doc, j: int) -> bool:
+    """A singular verb within the next few words: "the army as well as the navy was" would need "were"
+    with "and"."""
+    for k in range(j + 1, min(j + 8, len(doc.tokens))):
+        if doc.norms[k] in ("is", "was", "has", "does"):
+            return True
+        if not doc.plain_gap(k):
+            break
+    return False
+
+
+def _frequent_word_rules() -> list[Rule]:
+    """Periphrases that move the counts of the most frequent words (the, of, to, it, is, that, which,
+    as, by, be): what Cosine Delta over the 300 commonest words reads."""
+    r: list[Rule] = []
+    r += [
+        Rule(("the", "whole", "of", "the"), "the whole", True, _next_is("n", 0.6)),
+        Rule(("the", "whole", "of"), "all of", True, _next_in(_DETERMINERS)),
+        Rule(("by", "means", "of"), "by", True, _next_not_in("which whom")),
+        Rule(("by", "means", "of"), "through", True),
+        Rule(("in", "the", "course", "of"), "during", True, _next_in(_DETERMINERS + " a")),
+        Rule(("during",), "in the course of", True, _next_in(_DETERMINERS)),
+        Rule(("for", "the", "purpose", "of"), "for", True),
+        Rule(("at", "all", "times"), "always", False, _prev_not_in("not")),
+        Rule(("upon", "the", "whole"), "on the whole"),
+        Rule(("in", "point", "of", "fact"), "in fact"),
+        Rule(("the", "greater", "part", "of"), "most of"),
+        Rule(("the", "greatest", "part", "of"), "most of"),
+        Rule(("most", "of"), "the greater part of", True, _next_in("the these those his her their its our")),
+        Rule(("a", "variety", "of"), "various", True, _next_is("n", 0.6)),
+        Rule(("a", "multitude", "of"), "many", True, _next_is("n", 0.6)),
+        Rule(("a", "large", "number", "of"), "many", False, _next_is("n", 0.6)),
+        Rule(("previous", "to"), "before"),
+        Rule(("subsequent", "to"), "after"),
+        Rule(("whereby",), "by which", False, _continues),
+        Rule(("wherein",), "in which", False, _continues),
+        Rule(("inasmuch", "as"), "since", True),
+        Rule(("hitherto",), "so far", True, _clause_final),
+        Rule(("notwithstanding",), "despite", True, _next_in(_DETERMINERS + " a an all")),
+        Rule(("in", "the", "midst", "of"), "in the middle of"),
+        Rule(("in", "the", "midst", "of"), "amid", True),
+        Rule(("that", "which"), "what", False, _all(_prev_not_in("all"), _continues)),
+        Rule(("as", "to"), "about", True, _all(_prev_noun, _not(_sentence_initial_plain))),
+        Rule(("as", "well", "as"), "and", True, _additive_as_well_as),
+        Rule(("one", "of", "the", "most"), "among the most", True, _prev_in(_BE_BEFORE_AMONG)),
+        Rule(("among", "the", "most"), "one of the most", True, _prev_in("is was")),
+        Rule(("of", "great", "importance"), "very important", True, _prev_in("is was be are were")),
+        Rule(("of", "the", "greatest", "importance"), "extremely important", True, _prev_in("is was be")),
+    ]
+    for verb in _SEEM_VERBS.split():
+        # "seems to be necessary" -> "seems necessary": an adjective (not a noun phrase) follows.
+        r.append(Rule((verb, "to", "be"), verb, True, _all(_next_is("a", 0.7), _next_not_in("a an the"))))
+    r += _pair("so far as", "as far as")
+    r += _pair("in respect to", "with respect to")
+    r += _pair("in respect of", "with respect to", when_ba=_never)
+    r += _group(["in like manner", "in the same manner", "in the same way"], frozenset({"in like manner"}))
+    r += _pair("in this manner", "in this way")
+    r += _pair("in such a manner", "in such a way")
+    r += _pair("in a manner", "in a way", True, True)
+    for phrase, adverb in [
+        ("it is evident that", "evidently"),
+        ("it is clear that", "clearly"),
+        ("it is obvious that", "obviously"),
+        ("it is certain that", "certainly"),
+        ("it is probable that", "probably"),
+        ("it may be that", "perhaps"),
+        ("it is possible that", "perhaps"),
+    ]:
+        # "It is evident that the X" -> "Evidently, the X"; "and it is evident that" -> "and evidently".
+        src = tuple(phrase.split())
+        comma = "," if adverb in ("evidently", "clearly", "obviously", "certainly") else ""
+        r.append(
+            Rule(src, adverb + comma, True, _all(_sentence_initial_plain, _continues), f"{phrase}->{adverb}")
+        )
+        r.append(Rule(src, adverb, True, _all(_prev_in("and but yet"), _continues), f"{phrase}->{adverb}"))
+    for adverb, phrase in [
+        ("evidently", "it is evident that"),
+        ("clearly", "it is clear that"),
+        ("obviously", "it is obvious that"),
+        ("perhaps", "it may be that"),
+    ]:
+        # "Clearly, the X" -> "It is clear that the X" (the comma goes).
+        r.append(Rule((adverb,), phrase, True, _sentence_initial_comma, f"{adverb}->{phrase}"))
+    r.append(
+        Rule(("perhaps",), "it may be that", True, _all(_sentence_initial_plain, _next_in(_CLAUSE_OPENERS)))
+    )
+    return r
+
+
+_NOT_ONLY = re.compile(
+    r"(?<=[a-z] )not only (?P<x>[a-z]+(?: [a-z]+){0,3}),? but also (?P<y>[a-z]+(?: [a-z]+){0,3})(?=[.,;:!?])"
+)
+_LIST_WORDS = {"and", "or", "but", "nor", "not", "only", "also", "both", "either"}
+
+
+def _not_only(doc: Doc) -> list[Edit]:
+    """'is not only cheap but also fast' -> 'is both cheap and fast' (short, plain conjuncts only; never
+    the inverted 'Not only did he ...' at a sentence start). The 'not' of 'not only' negates nothing."""
+    out: list[Edit] = []
+    for m in _NOT_ONLY.finditer(doc.text):
+        x, y = m.group("x"), m.group("y")
+        if _LIST_WORDS & set(x.split() + y.split()):
+            continue
+        out.append(Edit(m.start(), m.end(), f"both {x} and {y}", FAMILY, "not-only->both", True))
+    return out
+
+
+def _of_which(doc: Doc) -> list[Edit]:
+    """', the powers of which are' -> ', whose powers are' (after a comma: a non-restrictive relative)."""
+    out: list[Edit] = []
+    toks, norms = doc.tokens, doc.norms
+    for i in range(len(toks) - 4):
+        if (
+            norms[i] == "the"
+            and norms[i + 2] == "of"
+            and norms[i + 3] == "which"
+            and doc.before(i) == ", "
+            and all(doc.plain_gap(k) for k in range(i, i + 4))
+            and all(toks[k].free for k in range(i, i + 4))
+            and toks[i].text.islower()
+            and _is(norms[i + 1], "n", 0.7)
+        ):
+            out.append(
+                Edit(
+                    toks[i].start,
+                    toks[i + 3].end,
+                    f"whose {toks[i + 1].text}",
+                    FAMILY,
+                    "of-which->whose",
+                    True,
+                )
+            )
+    return out
 
 
 _DETERMINERS = "the these those his her their its our my your this that whose"
@@ -854,4 +1019,6 @@ def propose(doc: Doc) -> list[Edit]:
             out.append(Edit(start, end, _render(doc, toks[i].text, dst), FAMILY, rule.name, rule.check))
     out.extend(_relatives_and_determiners(doc))
     out.extend(_dialogue_tags(doc))
+    out.extend(_not_only(doc))
+    out.extend(_of_which(doc))
     return out

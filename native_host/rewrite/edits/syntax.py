@@ -284,6 +284,23 @@ def _dashes(doc: Doc, out: list[Edit]) -> None:
         out.append(Edit(m.start(), m.end(), ", ", FAMILY, "dash->comma", True))
 
 
+_CLAUSE_COLON = re.compile(
+    r"(?<=[a-z]): (?=(?P<w>and|but|for|it|this|they|he|she|we|there|the|i) (?P<rest>[^.;:!?]+))"
+)
+
+
+def _colons(doc: Doc, out: list[Edit]) -> None:
+    """ "X: and Y" / "X: it is Y" -> "X; ..." between two clauses (a verb follows the colon; never before
+    a list or a quotation, never in a sentence with a second colon)."""
+    text = doc.text
+    for m in _CLAUSE_COLON.finditer(text):
+        s, e = doc.sentences[doc.sentence_of(m.start())]
+        if text[s:e].count(":") != 1 or not _has_verb(m.group("rest")):
+            continue
+        check = m.group("w") not in ("and", "but")
+        out.append(Edit(m.start(), m.start() + 1, ";", FAMILY, "colon->semicolon", check))
+
+
 def _parentheticals(doc: Doc, out: list[Edit]) -> None:
     """ " X (Y) Z" -> " X, Y, Z"; " X — Y — Z" -> " X, Y, Z" (short asides without their own commas)."""
     text = doc.text
@@ -471,6 +488,7 @@ def propose(doc: Doc) -> list[Edit]:
     _clefts(doc, out)
     _parentheticals(doc, out)
     _dashes(doc, out)
+    _colons(doc, out)
     _commas(doc, out)
     _interrupters(doc, out)
     _possessives(doc, out)

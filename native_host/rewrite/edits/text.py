@@ -44,12 +44,12 @@ NEGATION_RE = re.compile(
 )
 
 
-_WHETHER_OR_NOT = re.compile(r"\bwhether or not\b", re.I)
+_WHETHER_OR_NOT = re.compile(r"\bwhether or not\b|\bnot only\b", re.I)
 
 
 def negations(s: str) -> int:
     """How many negating words `s` holds ("don't" and "do not" count one each; the "not" of "whether
-    or not" negates nothing)."""
+    or not" and of "not only" negate nothing)."""
     return len(NEGATION_RE.findall(_WHETHER_OR_NOT.sub("whether", s)))
 
 
