@@ -480,3 +480,64 @@ def test_not_only_is_no_negation_but_not_is() -> None:
     assert negations("not only cheap but also fast") == 0
     assert negations("both cheap and fast") == 0
     assert negations("it is not cheap") == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The powers which they possess are few.", "The powers they possess are few."),
+        ("The man whom we saw left.", "The man we saw left."),
+        ("The book that I read was long.", "The book I read was long."),
+        (
+            "The Constitution, which was ratified in that year, is old.",
+            "The Constitution, ratified in that year, is old.",
+        ),
+        ("The Senate, which is the smaller body, acts slowly.", "The Senate, the smaller body, acts slowly."),
+    ],
+)
+def test_relative_reductions_change(text: str, expected: str) -> None:
+    assert expected in all_results(text), sorted(all_results(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        ("The fact that they knew it is sad.", "The fact they knew it is sad."),
+        ("He had such power that they obeyed.", "He had such power they obeyed."),
+        ("The house which stands here is old.", "The house stands here is old."),
+        # a second verb in the clause: no apposition
+        ("The Senate, which is the body that meets, acts.", "The Senate, the body that meets, acts."),
+        # the apposition needs a closing comma inside the sentence
+        ("We saw the Senate, which is the smaller body.", "We saw the Senate, the smaller body."),
+        # "which is open": an adjective, not a participle
+        ("The door, which is open today, creaks.", "The door, open today, creaks."),
+    ],
+)
+def test_relative_reductions_must_not(text: str, forbidden: str) -> None:
+    assert forbidden not in all_results(text), sorted(all_results(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The plan was bold: it could not fail.", "The plan was bold. It could not fail."),
+        ("We saw the men — the old ones — leave.", "We saw the men (the old ones) leave."),
+        ("I remember that he was kind.", "I remember he was kind."),
+        ("We must conclude that they failed.", "We must conclude they failed."),
+        ("I remember he was kind.", "I remember that he was kind."),
+    ],
+)
+def test_punctuation_and_that_changes(text: str, expected: str) -> None:
+    assert expected in all_results(text), sorted(all_results(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        ("The plan was bold: and it could not fail.", "The plan was bold. And it could not fail."),
+        ("We must consider that the States are weak.", "We must consider the States are weak."),
+        ("It was judged that he left.", "It was judged he left."),
+    ],
+)
+def test_punctuation_and_that_must_not(text: str, forbidden: str) -> None:
+    assert forbidden not in all_results(text), sorted(all_results(text))

@@ -841,6 +841,17 @@ _THAT_VERBS = set(
     claimed argue argued agree agreed admit admitted notice noticed fear feared doubt assume assumed
     insist insisted find found show showed shown""".split()
 )
+# Verbs that also take a plain object: "that" goes only before a pronoun subject ("consider that the
+# States are" -> "consider the States are" reads as an object first).
+_THAT_VERBS_PRONOUN_ONLY = set(
+    """observe observed observes perceive perceived perceives
+    conclude concluded maintain maintained allow allowed confess confessed declare declared presume
+    presumed imagine imagined expect expected consider considered remember remembered recollect
+    recollected understand understood learn learned learnt add added answer answered remark remarked
+    reply replied conceive conceived grant granted acknowledge acknowledged prove proves proved
+    forget forgot suspect suspected trust trusted judge judged infer inferred""".split()
+)
+_THAT_VERBS |= _THAT_VERBS_PRONOUN_ONLY
 _BE_FORMS = set("be is was are were been being am".split())
 _THAT_ADJECTIVES = set("sure certain glad afraid aware convinced confident sorry happy pleased proud".split())
 _COMPLEMENT_NOUNS = set(
@@ -858,6 +869,8 @@ _PEOPLE = set(
 _AUX_AFTER_RELATIVE = set(
     "is was are were has have had will would can could may might should must does did do".split()
 )
+_PRONOUN_SUBJECTS = set("i he she we they it there".split())
+_OBJECT_RELATIVE_SUBJECTS = set("i he she we they you".split())
 _SUBJECT_STARTERS = set(
     "i he she we they you it there this these those the a an his her their our my your its some many most".split()
 )
@@ -889,6 +902,21 @@ def _relatives_and_determiners(doc: Doc) -> list[Edit]:
             and (nxt in _AUX_AFTER_RELATIVE or _is(nxt, "v", 0.6))
         ):
             out.append(Edit(t.start, t.end, match_case(t.text, "that"), FAMILY, "who->that", False))
+        if (
+            w in ("which", "that", "whom")
+            and prev is not None
+            and _is(prev, "n", 0.7)
+            and prev not in _COMPLEMENT_NOUNS
+            and prev not in _THAT_VERBS
+            and nxt in _OBJECT_RELATIVE_SUBJECTS
+            and i + 2 < len(toks)
+            and doc.plain_gap(i + 1)
+            and (norms[i + 2] in _AUX_AFTER_RELATIVE or _is(norms[i + 2], "v", 0.6))
+            and not {"so", "such"} & set(norms[max(0, i - 4) : i])  # "such power that they could"
+        ):
+            # Object relative: "the powers which they possess" -> "the powers they possess".
+            p = toks[i - 1]
+            out.append(Edit(p.start, t.end, p.text, FAMILY, f"{w}-deletion:object", w != "whom"))
         passive = i > 1 and doc.plain_gap(i - 2) and norms[i - 2] in _BE_FORMS  # "be shown that ..."
         if (
             w == "that"
@@ -900,6 +928,8 @@ def _relatives_and_determiners(doc: Doc) -> list[Edit]:
             # that-deletion: "said that he" -> "said he" (a subject follows, so "that" is no pronoun).
             p = toks[i - 1]
             if nxt in ("this", "these", "those") and not doc.plain_gap(i + 1):
+                continue
+            if prev in _THAT_VERBS_PRONOUN_ONLY and nxt not in _PRONOUN_SUBJECTS:
                 continue
             out.append(Edit(p.start, t.end, p.text, FAMILY, "that-deletion", False))
         if (

@@ -299,6 +299,19 @@ def _colons(doc: Doc, out: list[Edit]) -> None:
             continue
         check = m.group("w") not in ("and", "but")
         out.append(Edit(m.start(), m.start() + 1, ";", FAMILY, "colon->semicolon", check))
+        if m.group("w") not in ("and", "but", "for"):
+            # "X: it could not fail." -> "X. It could not fail." (not before a conjunction: "X. And ...")
+            word = m.group("w")
+            out.append(
+                Edit(
+                    m.start(),
+                    m.start() + 2 + len(word),
+                    ". " + word.capitalize(),
+                    FAMILY,
+                    "split:colon",
+                    True,
+                )
+            )
 
 
 def _parentheticals(doc: Doc, out: list[Edit]) -> None:
@@ -319,6 +332,7 @@ def _parentheticals(doc: Doc, out: list[Edit]) -> None:
         if not text[m.end() : m.end() + 1].isalpha() and text[m.end() : m.end() + 1] != "":
             continue
         out.append(Edit(m.start(), m.end(), f", {inner.strip()}, ", FAMILY, "dashes->commas", True))
+        out.append(Edit(m.start(), m.end(), f" ({inner.strip()}) ", FAMILY, "dashes->parentheses", True))
 
 
 # "A, B, and C" / "A, B and C": two short items before the last one, the first after a comma or
@@ -445,6 +459,30 @@ def _reduced_relatives(doc: Doc, out: list[Edit]) -> None:
         out.append(Edit(start, end, " ", FAMILY, "relative:reduce", not sure))
 
 
+_NONRESTRICTIVE_BE = re.compile(
+    r"(?<=[^\W\d_]), (?:which|who) (?:is|are|was|were) (?P<rest>(?P<first>[a-z]+) [^.,;:!?()\"“”]{2,80}?)(?P<close>[,.;])"
+)
+
+
+def _nonrestrictive_reductions(doc: Doc, out: list[Edit]) -> None:
+    """ "the Constitution, which was ratified in 1788, is" -> "the Constitution, ratified in 1788, is";
+    "the Senate, which is the smaller body, acts" -> "the Senate, the smaller body, acts" (an apposition:
+    only when the clause closes with a comma inside the sentence)."""
+    text = doc.text
+    for m in _NONRESTRICTIVE_BE.finditer(text):
+        first, rest = m.group("first"), m.group("rest")
+        if _has_verb(" ".join(rest.split()[1:])):
+            continue  # a second verb: more than a participle phrase
+        shares = pos_shares(first)
+        participle = (
+            shares.get("v", 0.0) >= 0.3 and shares.get("a", 0.0) < 0.4 and first.endswith(("ed", "en"))
+        )
+        apposition = first in ("the", "a", "an") and m.group("close") == ","
+        if not (participle or apposition):
+            continue
+        out.append(Edit(m.start(), m.start("rest"), ", ", FAMILY, "relative:reduce-nonrestrictive", True))
+
+
 def _possessives(doc: Doc, out: list[Edit]) -> None:
     """ "the power of the government" <-> "the government's power" (single common nouns only)."""
     toks, norms = doc.tokens, doc.norms
@@ -493,4 +531,5 @@ def propose(doc: Doc) -> list[Edit]:
     _interrupters(doc, out)
     _possessives(doc, out)
     _reduced_relatives(doc, out)
+    _nonrestrictive_reductions(doc, out)
     return out
