@@ -541,3 +541,24 @@ def test_punctuation_and_that_changes(text: str, expected: str) -> None:
 )
 def test_punctuation_and_that_must_not(text: str, forbidden: str) -> None:
     assert forbidden not in all_results(text), sorted(all_results(text))
+
+
+def test_as_to_of_so_far_as_to_stays() -> None:
+    text = "They should so far abandon the rules of caution as to place their fate in his hands."
+    assert not any("caution about place" in out for out in all_results(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        ("He walked as far as the church.", "He walked so far as the church."),
+        ("We came to the agreement that we would wait.", "We came to the agreement we would wait."),
+        ("I asked if she had seen him;—yes: she believed he was out.", "him;—yes; she believed"),
+    ],
+)
+def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
+    assert not any(forbidden in out for out in all_results(text)), sorted(all_results(text))
+
+
+def test_as_far_as_i_know_still_changes() -> None:
+    assert "So far as I know, he left." in all_results("As far as I know, he left.")

@@ -604,7 +604,12 @@ def _frequent_word_rules() -> list[Rule]:
         Rule(("in", "the", "midst", "of"), "in the middle of"),
         Rule(("in", "the", "midst", "of"), "amid", True),
         Rule(("that", "which"), "what", False, _all(_prev_not_in("all"), _continues)),
-        Rule(("as", "to"), "about", True, _all(_prev_noun, _not(_sentence_initial_plain))),
+        Rule(
+            ("as", "to"),
+            "about",
+            True,
+            _all(_prev_noun, _next_in("the whether what how his her their its this these those")),
+        ),
         Rule(("as", "well", "as"), "and", True, _additive_as_well_as),
         Rule(("one", "of", "the", "most"), "among the most", True, _prev_in(_BE_BEFORE_AMONG)),
         Rule(("among", "the", "most"), "one of the most", True, _prev_in("is was")),
@@ -614,7 +619,8 @@ def _frequent_word_rules() -> list[Rule]:
     for verb in _SEEM_VERBS.split():
         # "seems to be necessary" -> "seems necessary": an adjective (not a noun phrase) follows.
         r.append(Rule((verb, "to", "be"), verb, True, _all(_next_is("a", 0.7), _next_not_in("a an the"))))
-    r += _pair("so far as", "as far as")
+    # spatial "walked as far as the kirk" is not "so far as"; "as far as I know" is
+    r += _pair("so far as", "as far as", when_ba=_next_in(SUBJECT_PRONOUNS + " it you"))
     r += _pair("in respect to", "with respect to")
     r += _pair("in respect of", "with respect to", when_ba=_never)
     r += _group(["in like manner", "in the same manner", "in the same way"], frozenset({"in like manner"}))
@@ -858,7 +864,9 @@ _COMPLEMENT_NOUNS = set(
     """fact idea belief notion hope claim news evidence possibility chance assumption view sense feeling
     thought argument proof sign certainty doubt conviction condition requirement suggestion rule principle
     proposition statement promise knowledge fear danger risk reason conclusion opinion impression
-    suspicion theory hypothesis point way time day moment extent degree so such""".split()
+    suspicion theory hypothesis point way time day moment extent degree so such agreement resolution
+    determination decision understanding assurance guarantee wish demand expectation supposition
+    presumption consideration notice warning report rumour rumor message""".split()
 )
 _PEOPLE = set(
     """people person man men woman women child children boy boys girl girls friend friends student

@@ -297,6 +297,9 @@ def _colons(doc: Doc, out: list[Edit]) -> None:
         s, e = doc.sentences[doc.sentence_of(m.start())]
         if text[s:e].count(":") != 1 or not _has_verb(m.group("rest")):
             continue
+        left = re.split(r"[,;:—()]", text[s : m.start()])[-1]
+        if len(_words(left)) < 3:
+            continue  # "if she had seen him;—yes: she believed": no clause before the colon
         check = m.group("w") not in ("and", "but")
         out.append(Edit(m.start(), m.start() + 1, ";", FAMILY, "colon->semicolon", check))
         if m.group("w") not in ("and", "but", "for"):
