@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from native_host.style import baseline
@@ -27,14 +28,22 @@ _WORD_FAMILIES = frozenset({"spelling", "slang", "misspellings", "vocabulary", "
 
 
 def observe(
-    doc: Document, target: Target, habitual: frozenset[str] = frozenset(), *, editing_only: bool = False
+    doc: Document,
+    target: Target,
+    habitual: frozenset[str] = frozenset(),
+    *,
+    editing_only: bool = False,
+    check_cancelled: Callable[[], None] | None = None,
 ) -> list[Observation]:
     """Every observation of every family (shared by analyze and neutralize). `editing_only` skips the
-    families that never propose a replacement (the neutralizer's fast path)."""
+    families that never propose a replacement (the neutralizer's fast path). `check_cancelled` runs
+    before each family, so a cancel of a long text waits for one family, not all of them."""
     found: list[Observation] = []
     for family in FAMILIES:
         if editing_only and not family.EDITS:
             continue
+        if check_cancelled is not None:
+            check_cancelled()
         if family is phrases:
             found.extend(phrases.observe(doc, target, habitual))
         else:

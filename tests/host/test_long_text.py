@@ -29,8 +29,10 @@ def test_cancel_stops_a_long_neutralize(isolated_home):
         reply, _ = host.final(job, timeout=600)
         cancel_s = time.monotonic() - sent
         assert reply["type"] == "error" and reply["error"]["name"] == "cancelled", reply
-        # within one step: a small share of the whole job (loose, a shared machine is noisy)
-        assert cancel_s < whole_s / 2, (cancel_s, whole_s)
+        # within one step (one family or one priority of a pass): a small share of the whole job.
+        # Loose for a noisy shared machine; when the first whole-text pass was one step it was ~1/3.
+        print(f"cancel reply {cancel_s:.2f} s after the cancel, whole job {whole_s:.2f} s")
+        assert cancel_s < whole_s / 5, (cancel_s, whole_s)
         host.assert_alive()
         assert host.close() == 0
     assert not host.violations
