@@ -562,3 +562,29 @@ def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
 
 def test_as_far_as_i_know_still_changes() -> None:
     assert "So far as I know, he left." in all_results("As far as I know, he left.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("They can see the hill.", "They are able to see the hill."),
+        ("He can swim well.", "He is able to swim well."),
+        ("We must go now.", "We have to go now."),
+        ("She must leave today.", "She has to leave today."),
+    ],
+)
+def test_modal_periphrases_change(text: str, expected: str) -> None:
+    assert expected in all_results(text), sorted(all_results(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        ("He must have gone.", "He has to have gone."),
+        ("They can be trusted.", "They are able to be trusted."),
+        ("They cannot see.", "They are able to"),
+        ("The law can decide.", "The law is able to decide."),
+    ],
+)
+def test_modal_periphrases_must_not(text: str, forbidden: str) -> None:
+    assert not any(forbidden in out for out in all_results(text)), sorted(all_results(text))

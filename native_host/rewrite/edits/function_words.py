@@ -651,6 +651,22 @@ def _frequent_word_rules() -> list[Rule]:
     ]:
         # "Clearly, the X" -> "It is clear that the X" (the comma goes).
         r.append(Rule((adverb,), phrase, True, _sentence_initial_comma, f"{adverb}->{phrase}"))
+    for pron, be, have in [
+        ("i", "am", "have"),
+        ("we", "are", "have"),
+        ("they", "are", "have"),
+        ("you", "are", "have"),
+        ("he", "is", "has"),
+        ("she", "is", "has"),
+    ]:
+        # "they can see" -> "they are able to see"; "we must act" -> "we have to act" (not "must have
+        # gone", epistemic; not "can be", where "are able to be" reads badly).
+        r.append(
+            Rule((pron, "can"), f"{pron} {be} able to", True, _all(_next_is("v", 0.6), _next_not_in("be")))
+        )
+        r.append(
+            Rule((pron, "must"), f"{pron} {have} to", True, _all(_next_is("v", 0.6), _next_not_in("have be")))
+        )
     r.append(
         Rule(("perhaps",), "it may be that", True, _all(_sentence_initial_plain, _next_in(_CLAUSE_OPENERS)))
     )
