@@ -588,3 +588,14 @@ def test_modal_periphrases_change(text: str, expected: str) -> None:
 )
 def test_modal_periphrases_must_not(text: str, forbidden: str) -> None:
     assert not any(forbidden in out for out in all_results(text)), sorted(all_results(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        ("It is less safe here than in that which left them free.", "than in what left"),
+        ("She gave a command that he must run down the road.", "that he has to run"),
+    ],
+)
+def test_second_reading_fixes_must_not(text: str, forbidden: str) -> None:
+    assert not any(forbidden in out for out in all_results(text)), sorted(all_results(text))

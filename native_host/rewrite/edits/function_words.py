@@ -542,6 +542,14 @@ def _opens_clause(doc: Doc, i: int, j: int) -> bool:
     return (doc.at_sentence_start(i) or _prev(doc, i) in ("and", "but", "yet")) and doc.plain_gap(j)
 
 
+def _opens_or_after_be(doc: Doc, i: int, j: int) -> bool:
+    return doc.at_sentence_start(i) or _prev(doc, i) in ("is", "was", "are", "were", "be")
+
+
+def _main_clause_subject(doc: Doc, i: int, j: int) -> bool:
+    return doc.at_sentence_start(i) or _prev(doc, i) in ("and", "but", "so") or _after_comma(doc, i, j)
+
+
 def _prev_noun(doc: Doc, i: int, j: int) -> bool:
     return _is(_prev(doc, i), "n", 0.7) and _next(doc, j) is not None
 
@@ -603,7 +611,8 @@ def _frequent_word_rules() -> list[Rule]:
         Rule(("notwithstanding",), "despite", True, _next_in(_DETERMINERS + " a an all")),
         Rule(("in", "the", "midst", "of"), "in the middle of"),
         Rule(("in", "the", "midst", "of"), "amid", True),
-        Rule(("that", "which"), "what", False, _all(_prev_not_in("all"), _continues)),
+        # only where no noun is referred back to ("than in that which left" means "the one which")
+        Rule(("that", "which"), "what", False, _all(_opens_or_after_be, _continues)),
         Rule(
             ("as", "to"),
             "about",
@@ -665,7 +674,13 @@ def _frequent_word_rules() -> list[Rule]:
             Rule((pron, "can"), f"{pron} {be} able to", True, _all(_next_is("v", 0.6), _next_not_in("be")))
         )
         r.append(
-            Rule((pron, "must"), f"{pron} {have} to", True, _all(_next_is("v", 0.6), _next_not_in("have be")))
+            Rule(
+                (pron, "must"),
+                f"{pron} {have} to",
+                True,
+                # a main clause: "a command that he must run" is reported past ("had to")
+                _all(_next_is("v", 0.6), _next_not_in("have be"), _main_clause_subject),
+            )
         )
     r.append(
         Rule(("perhaps",), "it may be that", True, _all(_sentence_initial_plain, _next_in(_CLAUSE_OPENERS)))
