@@ -284,7 +284,10 @@ def rewrite(
     report_before = style.analyze(text, _load_profile())
     if early := stopped():
         return early
-    neutral, _ = style.neutralize(text, options.target, options.protected_terms)
+    try:  # a cancel stops a long text's first neutralize between steps; stopped() below answers
+        neutral, _ = style.neutralize(text, options.target, options.protected_terms, lambda: _stop_if(cancel))
+    except _Cancelled:
+        neutral = text
     timings["analyze_s"] = time.perf_counter() - started
     if early := stopped():
         return early
@@ -511,6 +514,11 @@ def _term_spans(text: str, terms: tuple[str, ...]) -> list[tuple[int, int, str]]
 
 class _Cancelled(Exception):
     pass
+
+
+def _stop_if(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise _Cancelled
 
 
 def _load_profile():
