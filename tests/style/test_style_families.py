@@ -60,6 +60,11 @@ GOLDEN = [
         "I LOVE it. NEVER. NASA ok",
         "I {LOVE->love} it. {NEVER->Never}. NASA ok",
     ),
+    (  # a name set in capitals keeps its capital: the text writes it Title-cased elsewhere
+        "capitalization.all_caps_emphasis",
+        "Hail, UNITED AMERICA! We love America. I was VERY ANGRY.",
+        "Hail, {UNITED->United} {AMERICA->America}! We love America. I was {VERY->very} {ANGRY->angry}.",
+    ),
     (
         "capitalization.all_lowercase",
         "one here. two there. three now.",

@@ -21,6 +21,7 @@ def observe(doc: Document, target: Target) -> list[Observation]:
     acronyms = data.words("acronyms.txt")
     lower_i: list[Span] = []
     caps: list[Span] = []
+    titled = _titled_mid_sentence(doc)
     for (start, end, word), lower in zip(doc.words, doc.lower_words, strict=True):
         if lower in _LOWER_I and word[0] == "i":
             after = text[end : end + 1]
@@ -36,12 +37,41 @@ def observe(doc: Document, target: Target) -> list[Observation]:
         ):
             replacement = lower.capitalize() if doc.at_sentence_start(start) else lower
             caps.append(Span(start, end, word, replacement))
+    caps = _keep_names(caps, titled, text)
     observations = [
         Observation(FAMILY, "capitalization.lowercase_i", 'lowercase "i"', lower_i),
         Observation(FAMILY, "capitalization.all_caps_emphasis", "ALL-CAPS words for emphasis", caps),
     ]
     observations.extend(_all_lowercase(doc))
     return observations
+
+
+def _titled_mid_sentence(doc: Document) -> frozenset[str]:
+    """Lower-case forms of the words this text writes Title-cased inside a sentence: its names."""
+    return frozenset(
+        lower
+        for (start, _end, word), lower in zip(doc.words, doc.lower_words, strict=True)
+        if word[:1].isupper() and word[1:].islower() and not doc.at_sentence_start(start)
+    )
+
+
+def _keep_names(caps: list[Span], titled: frozenset[str], text: str) -> list[Span]:
+    """ "UNITED AMERICA" is a name set in capitals, not shouting: a run of adjacent ALL-CAPS words
+    becomes Title Case when any word of it is a name elsewhere in the text ("America"), and so does a
+    lone capitalized name ("AMERICA" -> "America"); lowering it would turn a name into a common word."""
+    runs: list[list[Span]] = []
+    for span in caps:
+        if runs and not text[runs[-1][-1].end : span.start].strip():
+            runs[-1].append(span)
+        else:
+            runs.append([span])
+    kept: list[Span] = []
+    for run in runs:
+        if any(span.text.lower() in titled for span in run):
+            kept.extend(Span(s.start, s.end, s.text, s.text.capitalize()) for s in run)
+        else:
+            kept.extend(run)
+    return kept
 
 
 def _all_lowercase(doc: Document) -> list[Observation]:
