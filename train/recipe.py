@@ -158,38 +158,59 @@ def run(config: RecipeConfig, out_dir: Path, command: str = "", show_progress: b
         _write_json(metrics_path, metrics)
         summaries.append(metrics)
 
-    final = round_dirs[-1] / "lora" / "adapter.safetensors"
-    shutil.copy2(final, out_dir / "adapter.safetensors")
-    manifest = {
-        "file": "adapter.safetensors",
-        "sha256": summaries[-1]["training"]["adapter_sha256"],
-        "base": base.name,
-        "command": command,
-        "seed": config.seed,
-        "config": settings,
-        "data": {
-            "corpora": list(config.corpora),
-            "windows": len(windows),
-            "train_examples": summaries[-1]["train_examples"],
-            "excluded": "every chunk fantasma eval could test on (--chunks-per-author 1..30) and its neighbours",
-        },
-        "rounds": summaries,
-    }
+    manifest = run_manifest(out_dir)
+    shutil.copy2(round_dirs[-1] / "lora" / "adapter.safetensors", out_dir / "adapter.safetensors")
     _write_json(out_dir / "adapter.json", manifest)
     plot_losses(out_dir)
     return manifest
 
 
+def run_manifest(out_dir: Path) -> dict:
+    """Provenance of the latest finished round's adapter: command, seed, settings, data, every finished
+    round's metrics (a run stopped before its last round is said to be so)."""
+    out_dir = Path(out_dir)
+    recorded = json.loads((out_dir / "recipe.json").read_text())
+    config = recorded["config"]
+    rounds = [
+        json.loads(p.read_text())
+        for p in sorted(out_dir.glob("round_*/metrics.json"), key=lambda p: int(p.parent.name.split("_")[1]))
+    ]
+    if not rounds:
+        raise ValueError(f"{out_dir}: no finished round yet")
+    windows = sum(1 for _ in (out_dir / "windows.jsonl").open())
+    return {
+        "file": "adapter.safetensors",
+        "sha256": rounds[-1]["training"]["adapter_sha256"],
+        "adapter_of_round": rounds[-1]["round"],
+        "rounds_planned": config["rounds"],
+        "base": Path(config["base"]).name,
+        "command": recorded["command"],
+        "seed": config["seed"],
+        "config": config,
+        "data": {
+            "corpora": config["corpora"],
+            "windows": windows,
+            "train_examples": rounds[-1]["train_examples"],
+            "excluded": (
+                "every chunk fantasma eval could test on (--chunks-per-author 1..12, every author) and its "
+                "neighbours, and any window found inside one"
+            ),
+        },
+        "rounds": rounds,
+    }
+
+
 def ship_adapter(run_dir: Path, target: Path) -> dict:
-    """Copy a finished run's adapter into the repo as float16 (`target`.safetensors + `target`.json, the
-    manifest `fantasma setup` reads), with the run's provenance and figures."""
+    """Write the latest finished round's adapter into the repo as float16 (`target`.safetensors +
+    `target`.json, the manifest `fantasma setup` reads), with the run's provenance and figures."""
     import numpy as np
 
     from export.lora import load_adapter, save_adapter
 
     run_dir, target = Path(run_dir), Path(target)
-    manifest = json.loads((run_dir / "adapter.json").read_text())
-    adapter = load_adapter(run_dir / manifest["file"], manifest["sha256"])
+    manifest = run_manifest(run_dir)
+    source = run_dir / f"round_{manifest['adapter_of_round']}" / "lora" / "adapter.safetensors"
+    adapter = load_adapter(source, manifest["sha256"])
     weights = target.with_suffix(".safetensors")
     sha = save_adapter(weights, adapter.scale, adapter.factors, dtype=np.float16)
     shipped = {

@@ -94,3 +94,30 @@ def test_gguf_merge_matches_torch(tmp_path):
     got = onnx_logits(tmp_path / "fp32", base_ids)
     assert np.abs(expected - before).max() > 0.5  # the adapter matters
     np.testing.assert_allclose(got, expected, rtol=1e-3, atol=2e-3)
+
+
+def test_shipped_adapter_is_what_setup_loads(tmp_path):
+    """train --ship writes the latest finished round's adapter as float16 with a manifest setup accepts."""
+    from export.lora import load_adapter
+    from train.recipe import ship_adapter
+
+    run = tmp_path / "run"
+    (run / "round_1" / "lora").mkdir(parents=True)
+    _random_adapter(tmp_path / "a")
+    trained = run / "round_1" / "lora" / "adapter.safetensors"
+    shutil.copy(tmp_path / "a" / "adapter.safetensors", trained)
+    sha = json.loads((tmp_path / "a" / "adapter.json").read_text())["sha256"]
+    config = {"base": "/x/model.gguf", "rounds": 2, "seed": 3, "corpora": ["sotu"]}
+    (run / "recipe.json").write_text(json.dumps({"config": config, "command": "fantasma train --out run"}))
+    (run / "windows.jsonl").write_text("{}\n{}\n")
+    metrics = {"round": 1, "train_examples": 2, "training": {"adapter_sha256": sha}}
+    (run / "round_1" / "metrics.json").write_text(json.dumps(metrics))
+
+    shipped = ship_adapter(run, tmp_path / "ship" / "smollm2_rewrite")
+    assert shipped["adapter_of_round"] == 1 and shipped["rounds_planned"] == 2 and shipped["seed"] == 3
+    assert shipped["command"] == "fantasma train --out run" and shipped["trained_sha256"] == sha
+    choice = setup.choose_chat_model(False, tmp_path / "ship" / "smollm2_rewrite.json")
+    assert choice.adapter is not None and choice.note == ""
+    full = load_adapter(trained)
+    for module in full.factors:
+        np.testing.assert_allclose(choice.adapter.delta(module), full.delta(module), rtol=0.02, atol=2e-4)
