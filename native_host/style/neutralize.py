@@ -64,11 +64,13 @@ def neutralize(
                 break
             full = True  # windows are quiet: confirm on the whole text (global families included)
             continue
-        pieces = _apply(pieces, edits)
-        check()  # applying a whole-text pass takes about as long as one family on 1 MiB
+        check()  # applying a whole-text pass takes about as long as two families on 1 MiB
+        pieces = _apply(pieces, edits, check)
+        check()
         current = "".join(p.text for p in pieces)
         dirty = _new_ranges(edits)
         full = False
+    check()
     final_edits = [
         Edit(p.ostart, p.oend, text[p.ostart : p.oend], p.text, p.family, p.marker)
         for p in pieces
@@ -192,7 +194,7 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
     return "".join(out)
 
 
-def _apply(pieces: list[_Piece], edits: list[Edit]) -> list[_Piece]:
+def _apply(pieces: list[_Piece], edits: list[Edit], check: Callable[[], None] = _never) -> list[_Piece]:
     """Apply one pass of edits (current-text coordinates) to the piece list, merging touched pieces."""
     # Split unchanged pieces at every edit boundary so each edit covers whole pieces (or changed ones).
     cuts = sorted({e.start for e in edits} | {e.end for e in edits})
@@ -213,6 +215,7 @@ def _apply(pieces: list[_Piece], edits: list[Edit]) -> list[_Piece]:
             offset = k
         split.append(_Piece(p.ostart + offset, p.oend, p.text[offset:], False))
         pos += length
+    check()
     out: list[_Piece] = []
     i = 0
     pos = 0  # current-text offset of split[i]

@@ -42,8 +42,9 @@ def chat_text(n_chars: int, seed: int = 0) -> str:
 
 
 # No stretch between two cancel checks may take more than this share of the whole 1 MiB job (the first
-# whole-text pass was one step: 13 of 29 s, 0.46; checks per family and per priority: ~0.09).
-MAX_STEP_SHARE = 0.25
+# whole-text pass was one step: 0.46 of the job; with checks per family, per priority and around
+# applying a pass: ~0.05).
+MAX_STEP_SHARE = 0.15
 
 
 def cpu_seconds(text: str, check_cancelled: Callable[[], None] | None = None) -> float:
