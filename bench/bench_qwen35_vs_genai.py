@@ -1,6 +1,7 @@
-"""Our Qwen3.5 int4 export vs onnxruntime-genai's, on a random checkpoint of the exact 0.8B text shape.
+"""Our Qwen3.5 int4 export vs onnxruntime-genai's and llama.cpp's, on a random checkpoint of the exact 0.8B text shape.
 
     .venv/bin/python bench/bench_qwen35_vs_genai.py [--rebuild-peer] [--threads N] [--trials N]
+        [--llamacpp-python PATH]
 
 Builds (once, cached under bench/out/) a random-weight Qwen3_5ForConditionalGeneration with the
 Qwen3.5-0.8B text shape in the real VLM layout (bf16 save_pretrained; the vision tower is shrunk to
@@ -15,8 +16,16 @@ one tiny block: both exporters ignore it), exports it with ours (every run) and 
   then ran ~10% slower than alone, the sessions' thread pools interfere.)
 Peers: ours (our graph on our engine's runner: IO binding, states updated in place), genai (its graph
 on its own runtime), genai-graph (its graph on plain onnxruntime with IO binding, states as fresh
-outputs: separates the graphs from the runtimes).
-Same intra-op thread count for all.
+outputs: separates the graphs from the runtimes), llamacpp (llama-cpp-python, Q4_0, when available).
+Same intra-op thread count for all. End to end = one fresh process: load + 128-token prompt + 128
+greedy tokens (what a user waits for on a first request), interleaved like the speed trials.
+
+llama.cpp is optional and never part of `make test`: llama-cpp-python is sdist-only, so it is built in
+its own venv (docs/engine.md has the command) and named with --llamacpp-python (or the
+FANTASMA_LLAMACPP_PYTHON variable; the current interpreter is used when it can import llama_cpp).
+The checkpoint is converted with the matching llama.cpp source's `convert_hf_to_gguf.py --no-mtp`
+(the sdist is fetched once with that venv's pip into bench/out/) and quantized to Q4_0 with
+`llama_model_quantize`; both cached. Without it the peer is skipped with a message.
 """
 
 from __future__ import annotations
@@ -36,6 +45,9 @@ OUT = Path(__file__).resolve().parent / "out"
 CKPT = OUT / "qwen35_0.8b_random"
 OURS = OUT / "qwen35_0.8b_ours_int4"
 PEER = OUT / "qwen35_0.8b_genai_int4"
+GGUF_F16 = OUT / "qwen35_0.8b_f16.gguf"
+GGUF_Q4 = OUT / "qwen35_0.8b_q4_0.gguf"
+LLAMA_FTYPE_MOSTLY_Q4_0 = 2
 PREFILL_LENGTHS = (128, 512)
 DECODE_PROMPT, DECODE_STEPS = 128, 128
 TEXT_SHAPE = dict(  # Qwen3.5-0.8B (DESIGN.md)
@@ -223,7 +235,40 @@ class PeerRunner:
         return int(self.generator.get_next_tokens()[0])
 
 
-RUNNERS = {"ours": OursRunner, "peer": PeerRunner, "peer_graph": PeerGraphRunner}
+class LlamaCppRunner:
+    """llama.cpp through llama-cpp-python's low-level calls: one decode per step, last logits only."""
+
+    def __init__(self, model_path: Path, threads: int) -> None:
+        import llama_cpp
+
+        self.lib = llama_cpp
+        self.llm = llama_cpp.Llama(
+            model_path=str(model_path),
+            n_ctx=1024,
+            n_batch=512,
+            n_ubatch=512,
+            n_threads=threads,
+            n_threads_batch=threads,
+            logits_all=False,
+            verbose=False,
+        )
+        self.n_vocab = self.llm.n_vocab()
+
+    def reset(self) -> None:
+        ctx = self.llm._ctx.ctx
+        if hasattr(self.lib, "llama_get_memory"):  # recurrent + attention memory both cleared
+            self.lib.llama_memory_clear(self.lib.llama_get_memory(ctx), True)
+        else:
+            self.lib.llama_kv_self_clear(ctx)
+        self.llm.reset()
+
+    def step(self, ids: list[int]) -> int:
+        self.llm.eval(ids)
+        logits = self.lib.llama_get_logits_ith(self.llm._ctx.ctx, -1)
+        return int(np.ctypeslib.as_array(logits, shape=(self.n_vocab,)).argmax())
+
+
+RUNNERS = {"ours": OursRunner, "peer": PeerRunner, "peer_graph": PeerGraphRunner, "llamacpp": LlamaCppRunner}
 DECODE_TRIAL_STEPS = 64  # greedy decode steps per speed trial
 
 
@@ -261,6 +306,25 @@ def measure_speed(kind: str, model_dir: Path, threads: int) -> dict[str, float]:
     return rates
 
 
+def measure_end_to_end(kind: str, model_dir: Path, threads: int) -> dict[str, float]:
+    """A first request in a fresh process: load + 128-token prompt + 128 greedy tokens (imports excluded)."""
+    start = time.perf_counter()
+    runner = RUNNERS[kind](model_dir, threads)
+    loaded = time.perf_counter()
+    runner.reset()
+    token = runner.step(prompt_ids(DECODE_PROMPT, seed=5))
+    prefilled = time.perf_counter()
+    for _ in range(DECODE_STEPS - 1):
+        token = runner.step([token])
+    done = time.perf_counter()
+    return {
+        "e2e_s": done - start,
+        "e2e_load_s": loaded - start,
+        "e2e_prefill_s": prefilled - loaded,
+        "e2e_decode_s": done - prefilled,
+    }
+
+
 def peak_rss_mb() -> float:
     """VmHWM: unlike ru_maxrss it restarts at exec, so the parent's RSS at fork does not leak in."""
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -269,10 +333,66 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run_child(arguments: list[str], threads: int) -> dict:
-    cmd = [sys.executable, __file__, *arguments, "--threads", str(threads)]
+def run_child(arguments: list[str], threads: int, python: str | None = None) -> dict:
+    cmd = [python or sys.executable, __file__, *arguments, "--threads", str(threads)]
     done = subprocess.run(cmd, check=True, capture_output=True, text=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def lower_is_better(metric: str) -> bool:
+    return metric.endswith(("_s", "_mb"))
+
+
+def find_llamacpp(explicit: str | None) -> str | None:
+    """An interpreter that can import llama_cpp, or None."""
+    import os
+
+    for candidate in (explicit, os.environ.get("FANTASMA_LLAMACPP_PYTHON"), sys.executable):
+        if not candidate:
+            continue
+        probe = subprocess.run([candidate, "-c", "import llama_cpp"], capture_output=True)
+        if probe.returncode == 0:
+            return candidate
+    return None
+
+
+def build_gguf(python: str) -> None:
+    """Q4_0 GGUF of the checkpoint: convert with the llama.cpp source matching the installed
+    llama-cpp-python (its sdist, fetched once with that interpreter's pip), quantize with its library."""
+    import os
+    import tarfile
+
+    if GGUF_Q4.is_file():
+        return
+    version = subprocess.run(
+        [python, "-c", "import llama_cpp; print(llama_cpp.__version__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    source = OUT / f"llama_cpp_python-{version}"
+    if not (source / "vendor/llama.cpp/convert_hf_to_gguf.py").is_file():
+        print(f"fetching the llama-cpp-python {version} sdist for convert_hf_to_gguf.py ...", flush=True)
+        pip = [python, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-d", str(OUT)]
+        subprocess.run([*pip, f"llama-cpp-python=={version}"], check=True, capture_output=True)
+        with tarfile.open(OUT / f"llama_cpp_python-{version}.tar.gz") as archive:
+            members = [m for m in archive.getmembers() if "/vendor/llama.cpp/" in m.name and m.isfile()]
+            # the converter, its `conversion` package and gguf-py: every Python file of the source tree
+            wanted = [m for m in members if m.name.endswith(".py") or "/gguf-py/" in m.name]
+            archive.extractall(OUT, members=wanted, filter="data")
+    converter = source / "vendor/llama.cpp/convert_hf_to_gguf.py"
+    env = {**os.environ, "PYTHONPATH": str(source / "vendor/llama.cpp/gguf-py")}
+    if not GGUF_F16.is_file():
+        print("converting the checkpoint to GGUF (f16) ...", flush=True)
+        cmd = [sys.executable, str(converter), str(CKPT), "--outfile", str(GGUF_F16), "--outtype", "f16"]
+        subprocess.run([*cmd, "--no-mtp"], check=True, env=env, capture_output=True)
+    print("quantizing to Q4_0 ...", flush=True)
+    quantize = (
+        "import sys, llama_cpp as l; p = l.llama_model_quantize_default_params(); "
+        f"p.ftype = {LLAMA_FTYPE_MOSTLY_Q4_0}; "
+        "sys.exit(l.llama_model_quantize(sys.argv[1].encode(), sys.argv[2].encode(), p))"
+    )
+    subprocess.run([python, "-c", quantize, str(GGUF_F16), str(GGUF_Q4)], check=True, capture_output=True)
 
 
 def main() -> int:
@@ -282,6 +402,8 @@ def main() -> int:
     parser.add_argument("--trials", type=int, default=4, help="speed trials per peer, interleaved")
     parser.add_argument("--measure-memory", choices=tuple(RUNNERS), help=argparse.SUPPRESS)
     parser.add_argument("--measure-speed", choices=tuple(RUNNERS), help=argparse.SUPPRESS)
+    parser.add_argument("--measure-e2e", choices=tuple(RUNNERS), help=argparse.SUPPRESS)
+    parser.add_argument("--llamacpp-python", help="an interpreter with llama-cpp-python installed")
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure_memory:
@@ -289,6 +411,9 @@ def main() -> int:
         return 0
     if args.measure_speed:
         print(json.dumps(measure_speed(args.measure_speed, args.dir, args.threads)))
+        return 0
+    if args.measure_e2e:
+        print(json.dumps(measure_end_to_end(args.measure_e2e, args.dir, args.threads)))
         return 0
 
     OUT.mkdir(parents=True, exist_ok=True)
@@ -303,34 +428,56 @@ def main() -> int:
     else:
         peer_export_s = float("nan")
 
+    llamacpp_python = find_llamacpp(args.llamacpp_python)
+    dirs: dict[str, Path] = {"ours": OURS, "peer": PEER, "peer_graph": PEER}
+    pythons: dict[str, str | None] = dict.fromkeys(dirs)
+    if llamacpp_python is None:
+        print("llama.cpp peer skipped: no interpreter with llama_cpp (pass --llamacpp-python)", flush=True)
+    else:
+        try:
+            build_gguf(llamacpp_python)
+            dirs["llamacpp"], pythons["llamacpp"] = GGUF_Q4, llamacpp_python
+        except subprocess.CalledProcessError as exc:
+            tail = (exc.stderr or b"").decode(errors="replace").strip().splitlines()[-3:]
+            print(f"llama.cpp peer skipped: building its GGUF failed: {' | '.join(tail)}", flush=True)
+
+    def child(mode: str, kind: str) -> dict:
+        return run_child([mode, kind, "--dir", str(dirs[kind])], args.threads, pythons[kind])
+
     rows: dict[str, dict[str, float]] = {}
-    for kind, model_dir in (("ours", OURS), ("peer", PEER), ("peer_graph", PEER)):
-        rows[kind] = run_child(["--measure-memory", kind, "--dir", str(model_dir)], args.threads)
+    for kind in dirs:
+        rows[kind] = child("--measure-memory", kind)
         print(f"  memory {kind}: {rows[kind]}", flush=True)
     rates: dict[str, dict[str, list[float]]] = {kind: {} for kind in rows}
     kinds = list(rows)
     for trial in range(args.trials):
-        for kind in kinds[trial % 3 :] + kinds[: trial % 3]:
-            result = run_child(
-                ["--measure-speed", kind, "--dir", str(OURS if kind == "ours" else PEER)], args.threads
-            )
-            for metric, value in result.items():
-                rates[kind].setdefault(metric, []).append(value)
+        shift = trial % len(kinds)
+        for kind in kinds[shift:] + kinds[:shift]:
+            for mode in ("--measure-speed", "--measure-e2e"):
+                for metric, value in child(mode, kind).items():
+                    rates[kind].setdefault(metric, []).append(value)
         print(
-            f"  speed trial {trial + 1}/{args.trials}: { {k: rates[k]['decode_tok_s'][-1] for k in kinds} }",
+            f"  speed trial {trial + 1}/{args.trials}: { {k: round(rates[k]['decode_tok_s'][-1], 1) for k in kinds} }",
             flush=True,
         )
-    ratios: dict[str, dict[str, float]] = {"peer": {}, "peer_graph": {}}
+    peers = [kind for kind in kinds if kind != "ours"]
+    ratios: dict[str, dict[str, float]] = {kind: {} for kind in peers}
     for metric, ours_rates in rates["ours"].items():
         rows["ours"][metric] = statistics.median(ours_rates)
-        for kind in ratios:
+        for kind in peers:
             rows[kind][metric] = statistics.median(rates[kind][metric])
             pairs = zip(ours_rates, rates[kind][metric], strict=True)
-            ratios[kind][metric] = statistics.median(o / p for o, p in pairs)
+            if lower_is_better(metric):  # the peer's over ours, so > 1 means ours is better
+                ratios[kind][metric] = statistics.median(p / o for o, p in pairs)
+            else:
+                ratios[kind][metric] = statistics.median(o / p for o, p in pairs)
     rows["ours"]["export_s"], rows["peer"]["export_s"] = ours_export_s, peer_export_s
     rows["peer_graph"]["export_s"] = peer_export_s
     rows["ours"]["size_mb"] = dir_bytes(OURS) / 1e6
     rows["peer"]["size_mb"] = rows["peer_graph"]["size_mb"] = dir_bytes(PEER) / 1e6
+    if "llamacpp" in rows:
+        rows["llamacpp"]["size_mb"] = GGUF_Q4.stat().st_size / 1e6
+        rows["llamacpp"]["export_s"] = float("nan")
     fp32_mb = text_params * 4 / 1e6  # analytic: every text parameter as float32 (a fp32 export's size)
 
     keys = [
@@ -338,21 +485,34 @@ def main() -> int:
         "prefill_128_tok_s",
         "prefill_512_tok_s",
         "decode_tok_s",
+        "e2e_s",
+        "e2e_load_s",
+        "e2e_prefill_s",
+        "e2e_decode_s",
         "peak_rss_mb",
         "size_mb",
         "export_s",
     ]
+    names = {"peer": "genai", "peer_graph": "genai-graph", "llamacpp": "llama.cpp"}
     print(
         f"\nQwen3.5-0.8B shape, random weights, {text_params / 1e6:.0f} M text params, {args.threads} threads"
     )
-    print("genai = its graph on its runtime; genai-graph = its graph driven like ours (plain onnxruntime)")
-    print(f"{'metric':<20}{'ours':>10}{'genai':>10}{'ours/genai':>12}{'genai-graph':>13}{'ours/g-graph':>14}")
+    print("genai = its graph on its runtime; genai-graph = its graph driven like ours (plain onnxruntime);")
+    print(
+        "ratios: > 1 = ours better (times, MB: peer / ours; rates: ours / peer); trial metrics: median of per-trial ratios"
+    )
+    header = f"{'metric':<20}{'ours':>10}" + "".join(f"{names[k]:>13}{'ours vs':>9}" for k in peers)
+    print(header)
     for key in keys:
-        ours, peer, graph = rows["ours"][key], rows["peer"][key], rows["peer_graph"][key]
-        # speed ratios: median of per-trial ratios (robust to load that comes and goes)
-        r_peer = ratios["peer"].get(key, ours / peer)
-        r_graph = ratios["peer_graph"].get(key, ours / graph)
-        print(f"{key:<20}{ours:>10.2f}{peer:>10.2f}{r_peer:>12.2f}{graph:>13.2f}{r_graph:>14.2f}")
+        line = f"{key:<20}{rows['ours'][key]:>10.2f}"
+        for kind in peers:
+            value = rows[kind][key]
+            ours = rows["ours"][key]
+            ratio = ratios[kind].get(
+                key, (value / ours if lower_is_better(key) else ours / value) if value else float("nan")
+            )
+            line += f"{value:>13.2f}{ratio:>9.2f}"
+        print(line)
     print(
         f"int4 size / fp32 size (fp32 = params x 4 B = {fp32_mb:.0f} MB): {rows['ours']['size_mb'] / fp32_mb:.1%}"
     )
