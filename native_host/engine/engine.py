@@ -32,8 +32,7 @@ from native_host.engine.text import ChatTemplate, IncrementalDetokenizer
 
 TokenCallback = Callable[[int, str], None]
 MAX_CACHED_PREFIXES = 4
-# Scoring: rows per batch, and the memory one batch's states + logits may take.
-SCORE_MAX_BATCH = 64
+# Scoring: the memory one pass's logits (and their log-softmax) may take.
 SCORE_MEMORY_BYTES = 256 * 2**20
 
 
@@ -306,15 +305,14 @@ class Engine:
         """Natural-log probabilities of every token of each continuation, given `prefix_ids` and the
         continuation's earlier tokens: one float32 array per continuation (empty for an empty one).
 
-        The prefix runs once (prefix reuse applies); its states are repeated to a batch of
-        continuations, which then advance one position per pass, every row on its own tokens. One token
-        per row is the only multi-row pass after a past that onnxruntime's GroupQueryAttention accepts on
-        the CPU, it needs logits at the last position only (no graph change), and rows never mix: a
-        continuation's scores do not depend on its neighbours or on the batch order. Continuations are
-        sorted by length and cut into batches of at most SCORE_MAX_BATCH rows whose states fit in
-        SCORE_MEMORY_BYTES; a shorter row is padded on the right, and what the model returns past its
-        end is ignored. An empty prefix stands for the start of a text: the model's bos token (else its
-        pad token) is put in front, since the first token needs something to be predicted from.
+        The prefix runs once (prefix reuse applies); its log-softmax scores every continuation's first
+        token. Each continuation then runs as one multi-token pass from a copy of the prefix's states with
+        logits kept at every position (`keep`), in pieces whose logits fit in SCORE_MEMORY_BYTES. Not a
+        padded batch of rows: onnxruntime's GroupQueryAttention refuses several tokens per row after a
+        past at batch > 1, and the batch it allows (one position per pass for every row) measured 0.72x
+        the speed of these passes (docs/engine.md). A continuation's scores do not depend on the others
+        or on their order. An empty prefix stands for the start of a text: the model's bos token (else
+        its pad token) is put in front, since the first token needs something to be predicted from.
         """
         prefix = [int(i) for i in prefix_ids] or [
             self.bos_token_id if self.bos_token_id is not None else self.pad_token_id
@@ -332,59 +330,35 @@ class Engine:
                     f"in the model's context of {self.context_length} tokens"
                 )
         results = [np.zeros(0, dtype=np.float32) for _ in rows]
-        order = sorted((i for i, row in enumerate(rows) if row), key=lambda i: -len(rows[i]))
-        if not order:
+        if not any(rows):
             return results
         with self._lock:
-            longest = len(rows[order[0]])
-            capacity = min(self.context_length, len(prefix) + longest)
-            stats = _Stats()
+            capacity = min(self.context_length, len(prefix) + max(len(row) for row in rows))
             first_logits, prefix_states = self._prefill(
-                prefix, GenerationOptions(reuse_prefix=True), stats, capacity
+                prefix, GenerationOptions(reuse_prefix=True), _Stats(), capacity
             )
             first = _log_softmax(first_logits[None])[0]
-            batch = self._score_batch_size(capacity)
-            for start in range(0, len(order), batch):
-                chunk = order[start : start + batch]
-                scored = self._score_chunk(prefix_states, first, [rows[i] for i in chunk], capacity)
-                for i, values in zip(chunk, scored, strict=True):
-                    results[i] = values
+            # logits, their log-softmax and a temporary per position
+            piece = max(1, SCORE_MEMORY_BYTES // (12 * vocab))
+            for index, row in enumerate(rows):
+                if row:
+                    results[index] = self._score_row(prefix_states, first, row, capacity, piece)
         return results
 
-    def _score_batch_size(self, capacity: int) -> int:
-        """Rows per scoring batch: SCORE_MAX_BATCH, fewer when one row's states and logits are large."""
-        row_bytes = 4 * int(self.config["vocab_size"]) * 3  # logits, their copy and the log-softmax
-        for spec in self.state_specs:
-            shape = list(spec.empty_shape(1))
-            if spec.grows:
-                shape[2] = capacity
-            row_bytes += int(np.prod(shape)) * 4
-        return max(1, min(SCORE_MAX_BATCH, SCORE_MEMORY_BYTES // row_bytes))
-
-    def _score_chunk(
-        self, prefix_states: States, first: np.ndarray, rows: list[list[int]], capacity: int
-    ) -> list[np.ndarray]:
-        """Scores of `rows` (longest first) after the batch-1 `prefix_states`; `first` is the
-        log-softmax at the prefix's last position."""
-        longest = len(rows[0])
-        tokens = np.full((len(rows), longest), self.pad_token_id, dtype=np.int64)
-        for r, row in enumerate(rows):
-            tokens[r, : len(row)] = row
-        scores = np.zeros((len(rows), longest), dtype=np.float32)
-        scores[:, 0] = first[tokens[:, 0]]
-        # a copy per row (to_buffers/expand never hand the cached prefix to the graph to write into)
-        states = self.runner.to_buffers(prefix_states, capacity, len(rows))
-        live = len(rows)
-        for j in range(1, longest):
-            while len(rows[live - 1]) <= j:
-                live -= 1  # rows are sorted longest first: the tail has ended
-            if live < states.batch and live <= states.batch // 2:
-                states = self.runner.select_rows(states, list(range(live)))
-            # pad=False: one token per row on the 1-token path, the same for every row and batch size
-            logits, states = self.runner.forward(tokens[: states.batch, j - 1 : j], states, keep=1, pad=False)
-            logprobs = _log_softmax(logits[:live, -1])
-            scores[:live, j] = logprobs[np.arange(live), tokens[:live, j]]
-        return [scores[r, : len(row)].copy() for r, row in enumerate(rows)]
+    def _score_row(
+        self, prefix_states: States, first: np.ndarray, row: list[int], capacity: int, piece: int
+    ) -> np.ndarray:
+        """Scores of one continuation after `prefix_states` (left intact); `first` is the log-softmax at
+        the prefix's last position."""
+        scores = np.empty(len(row), dtype=np.float32)
+        scores[0] = first[row[0]]
+        states = self.runner.to_buffers(prefix_states, capacity)  # a copy: the graph writes into it
+        for start in range(0, len(row) - 1, piece):
+            fed = row[start : min(start + piece, len(row) - 1)]
+            logits, states = self.runner.forward(np.array([fed]), states, keep=len(fed))
+            targets = row[start + 1 : start + 1 + len(fed)]
+            scores[start + 1 : start + 1 + len(fed)] = _log_softmax(logits[0])[np.arange(len(fed)), targets]
+        return scores
 
     def score_texts(self, texts: list[str], prefix: str = "") -> list[np.ndarray]:
         """`score` on text: the log-probability of each token of each text after `prefix`.
