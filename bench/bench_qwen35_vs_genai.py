@@ -340,7 +340,8 @@ def run_child(arguments: list[str], threads: int, python: str | None = None) -> 
 
 
 def lower_is_better(metric: str) -> bool:
-    return metric.endswith(("_s", "_mb"))
+    """Times (…_s) and sizes (…_mb); rates end in tok_s."""
+    return metric.endswith(("_s", "_mb")) and not metric.endswith("tok_s")
 
 
 def find_llamacpp(explicit: str | None) -> str | None:
