@@ -357,12 +357,16 @@ class _Search:
                 unscreened = [c for c in chosen if c.edit.needs_lm_check and id(c) not in self.fluency]
                 if not unscreened:
                     break
+                if cancel is not None and cancel.is_set():  # each screen is a language-model batch
+                    return rounds, True
                 failed = self._screen_fluency(unscreened)
                 live = [x for x in live if id(x) not in failed]
             else:
                 chosen = [c for c in self._pick(live) if not c.edit.needs_lm_check or id(c) in self.fluency]
             if not chosen:
                 break
+            if cancel is not None and cancel.is_set():  # nothing of this round applied yet
+                return rounds, True
             for item in chosen:
                 self.gains[id(item)] = item.gain
                 self._apply(item)
