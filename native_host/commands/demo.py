@@ -68,7 +68,10 @@ def step_rewrite(text: str, color: bool) -> str:
 STEPS: list[tuple[str, Callable[[str, bool], str]]] = [
     ("What identifies the writer", step_analysis),
     ("Neutralized (deterministic)", step_neutralized),
-    ("Rewritten by the local model (strong), checked by the guards", step_rewrite),
+    (
+        "Rewritten (strong: edits chosen against the attackers, scored by the local model, checked by the guards)",
+        step_rewrite,
+    ),
 ]
 
 
