@@ -273,7 +273,17 @@ def check_facts(candidate: str, source: str) -> Verdict:
         return Verdict("facts", False, f"negations changed: {want_negations} -> {got_negations}")
     if got_hedges != want_hedges:
         return Verdict("facts", False, f"hedges changed: {want_hedges} -> {got_hedges}")
+    want_quotes, got_quotes = _quote_marks(source), _quote_marks(candidate)
+    if got_quotes != want_quotes:  # who said what: a quote opened, closed or dropped moves the words
+        return Verdict("facts", False, f"quotation marks changed: {want_quotes} -> {got_quotes}")
     return passed("facts")
+
+
+_QUOTE_MARKS = frozenset('"“”«»„')
+
+
+def _quote_marks(text: str) -> int:
+    return sum(ch in _QUOTE_MARKS for ch in text)
 
 
 # -- markers ----------------------------------------------------------------------------------------

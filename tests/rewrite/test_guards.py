@@ -279,6 +279,13 @@ def test_facts_count_contractions_and_ignore_one_as_a_pronoun():
         ("They rebranded the same garbage.", "They rebranded the same garbage again.", "lost 'again'"),
         ("Only the board can sign it.", "The board can sign it.", "added 'only'"),
         ("The bus is late.", "The bus is probably late.", "hedges changed: 1 -> 0"),
+        # found reading the eval's changed sentences: a window that lost an opening quote passed
+        (
+            'Come to the boat! he cried." Nobody moved.',
+            '"Come to the boat!" he cried. Nobody moved.',
+            "quotation marks changed: 2 -> 1",
+        ),
+        ('He said "yes" and left.', "He said yes and left.", "quotation marks changed: 0 -> 2"),
     ],
 )
 def test_facts_reject_dropped_hedges_and_scope_words(candidate, source, why):
@@ -290,3 +297,4 @@ def test_facts_accept_a_hedge_said_another_way():
     source = "In my opinion the report is late again."
     assert guards.check_facts("I think the report is late again.", source).ok
     assert guards.check_facts("Again the report is late, I believe.", source).ok
+    assert guards.check_facts("“Come to the boat!” he shouted.", '"Come to the boat!" he cried.').ok
