@@ -12,31 +12,15 @@ scikit-learn is an eval-only dependency (the `eval` extra); this module imports 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
-from functools import cache
-from importlib import resources
 
 import numpy as np
 
+# One tokenizer, word list and set of marks for the attackers and the surrogates that imitate them.
+from native_host.style.identify import PUNCTUATION, function_words, words
+
 MFW = 300  # most frequent words used by Cosine Delta
-PUNCTUATION = list(".,;:!?'\"()-—–…")
-_WORDS = re.compile(r"[a-zà-ÿ]+(?:'[a-z]+)?")
-
-
-@cache
-def function_words() -> tuple[str, ...]:
-    text = (
-        resources.files("native_host.style")
-        .joinpath("data/attacker_function_words.txt")
-        .read_text(encoding="utf-8")
-    )
-    return tuple(w.strip() for w in text.splitlines() if w.strip() and not w.startswith("#"))
-
-
-def words(text: str) -> list[str]:
-    return _WORDS.findall(text.lower())
 
 
 class Attacker:

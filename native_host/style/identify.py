@@ -39,7 +39,8 @@ POPULATION_VERSION = 1
 SAMPLES_VERSION = 1
 FAMILIES = ("char3", "delta", "function_words")
 MFW = 300  # as the Delta attacker
-# Same tokens and marks as native_host.eval.attackers, so the surrogate reads what the attackers read.
+# The tokens and marks native_host.eval.attackers reads too (it imports them from here), so the
+# surrogate reads exactly what the attackers read.
 PUNCTUATION = list(".,;:!?'\"()-—–…")
 _WORDS = re.compile(r"[a-zà-ÿ]+(?:'[a-z]+)?")
 _WHITESPACE_RUNS = re.compile(r"\s\s+")  # TfidfVectorizer's char analyzer collapses these
