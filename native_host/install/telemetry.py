@@ -18,6 +18,24 @@ from collections.abc import Mapping
 from pathlib import Path
 
 QUEUE_PARTS = ("Microsoft", "DeveloperTools", ".onnxruntime")
+# onnxruntime (1.32, read from its library's strings and tried one by one) keeps telemetry off on its own
+# when any of these is set, so on a CI machine a probe or test that leaves them in place proves nothing.
+# Users' browsers do not set them; the probe and the no-network test remove them to see what a user gets.
+CI_MARKERS = (
+    "CI",
+    "TF_BUILD",
+    "GITHUB_ACTIONS",
+    "GITLAB_CI",
+    "CIRCLECI",
+    "TRAVIS",
+    "JENKINS_URL",
+    "CODEBUILD_BUILD_ID",
+    "BUILDKITE",
+    "TEAMCITY_VERSION",
+    "APPVEYOR",
+    "BITBUCKET_BUILD_NUMBER",
+    "SYSTEM_TEAMFOUNDATIONCOLLECTIONURI",
+)
 PROBE_TIMEOUT_S = 60.0
 # What the host does, in a fresh interpreter: import the package first, then onnxruntime.
 PROBE_CODE = (
@@ -62,12 +80,17 @@ def delete_queue(directory: Path) -> None:
     shutil.rmtree(directory)
 
 
+def as_a_user_runs_it(environ: Mapping[str, str]) -> dict[str, str]:
+    """environ without the CI markers that make onnxruntime keep telemetry off by itself."""
+    return {k: v for k, v in environ.items() if k not in CI_MARKERS}
+
+
 def probe(interpreter: str = sys.executable) -> tuple[bool, str]:
     """(telemetry off, detail): import native_host then onnxruntime in a fresh interpreter whose cache
-    and HOME are an empty temp dir, with ORT_DISABLE_TELEMETRY removed from its environment; off means
-    no queue appeared there."""
+    and HOME are an empty temp dir, with ORT_DISABLE_TELEMETRY and the CI markers removed from its
+    environment; off means no queue appeared there."""
     with tempfile.TemporaryDirectory(prefix="fantasma-telemetry-probe-") as scratch:
-        env = dict(os.environ, HOME=scratch, XDG_CACHE_HOME=scratch, USERPROFILE=scratch)
+        env = dict(as_a_user_runs_it(os.environ), HOME=scratch, XDG_CACHE_HOME=scratch, USERPROFILE=scratch)
         env.pop("ORT_DISABLE_TELEMETRY", None)
         # The probe must import the package under test, wherever the caller imported it from.
         package_root = str(Path(__file__).resolve().parents[2])

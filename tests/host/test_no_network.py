@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from native_host.install import telemetry
 from tests.host.hostproc import HostProcess, host_env
 from tests.host.test_host_llm import LLM_TEXTS
 
@@ -64,6 +65,7 @@ def test_host_makes_no_network_call(tmp_path, models_installed):
     env = host_env(HOME=str(cache), XDG_CACHE_HOME=str(cache))
     for name in ("ORT_DISABLE_TELEMETRY", "HF_HUB_DISABLE_TELEMETRY", "HF_HUB_OFFLINE", "DO_NOT_TRACK"):
         env.pop(name, None)  # the host must turn these off itself
+    env = telemetry.as_a_user_runs_it(env)  # on a CI machine onnxruntime would stay quiet by itself
     trace = tmp_path / "host.strace"
     with HostProcess(argv=traced([sys.executable, "-m", "native_host"], trace), env=env) as host:
         assert host.result("hello", timeout=120)["model"]["state"] == "available"
