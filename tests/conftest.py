@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+
+from tests.checkpoints import export_default_model
 
 
 @pytest.fixture(autouse=True)
@@ -18,3 +22,9 @@ def embedder_model_dir(tmp_path_factory):
     from export.bert import export_default_embedder
 
     return export_default_embedder(tmp_path_factory.mktemp("embedder") / "all-minilm-l6-v2").parent
+
+
+@pytest.fixture(scope="session")
+def default_model_dir(request) -> Path:
+    """The embedded default model (SmolLM2, int4) exported once into pytest's cache (tests/checkpoints.py)."""
+    return export_default_model(request.config.cache)

@@ -1,8 +1,13 @@
-"""Eval fixtures: the default language model (for the perplexity ratio), shared with the host tests'
-export cache so a run exports it once."""
+"""Eval fixtures: the default language model (for the perplexity ratio), from the shared export cache
+(tests/conftest.py), so a run exports it once."""
 
 from __future__ import annotations
 
-from tests.host.conftest import host_llm_dir
+from pathlib import Path
 
-__all__ = ["host_llm_dir"]
+import pytest
+
+
+@pytest.fixture(scope="session")
+def host_llm_dir(default_model_dir: Path) -> Path:
+    return default_model_dir

@@ -1,4 +1,4 @@
-"""Shared exporter fixtures: tiny random checkpoints (transformers save_pretrained) and an onnxruntime
+"""Shared exporter fixtures: tiny random checkpoints (tests/checkpoints.py) and an onnxruntime
 driver that feeds a model dir's states back step by step, independent of the engine package.
 Keep additive: several architectures put their fixtures here.
 """
@@ -11,43 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-TINY_VOCAB = 256
-
-
-def tiny_tokenizer_json(path: Path, vocab_size: int = TINY_VOCAB) -> Path:
-    """A word-level tokenizer with `vocab_size` entries (token i is "t{i}"); checkpoints need one."""
-    from tokenizers import Tokenizer, models, pre_tokenizers
-
-    vocab = {f"t{i}": i for i in range(vocab_size)}
-    tokenizer = Tokenizer(models.WordLevel(vocab=vocab, unk_token="t0"))
-    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
-    tokenizer.save(str(path))
-    return path
-
-
-def save_tiny_llama(out: Path, **overrides) -> Path:
-    import torch
-    from transformers import LlamaConfig, LlamaForCausalLM
-
-    settings = dict(
-        vocab_size=TINY_VOCAB,
-        hidden_size=64,
-        intermediate_size=128,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=256,
-        rms_norm_eps=1e-5,
-        tie_word_embeddings=False,
-        bos_token_id=1,
-        eos_token_id=2,
-    )
-    settings.update(overrides)
-    torch.manual_seed(0)
-    model = LlamaForCausalLM(LlamaConfig(**settings)).eval()
-    model.save_pretrained(out)
-    tiny_tokenizer_json(out / "tokenizer.json")
-    return out
+from tests.checkpoints import save_tiny_llama, tiny_tokenizer_json
 
 
 @pytest.fixture(scope="session")

@@ -178,7 +178,7 @@ def test_truncated_safetensors_says_truncated(tmp_path):
     import subprocess
     import sys
 
-    from tests.export.conftest import save_tiny_llama
+    from tests.checkpoints import save_tiny_llama
 
     checkpoint = save_tiny_llama(tmp_path / "ckpt")
     weights = checkpoint / "model.safetensors"

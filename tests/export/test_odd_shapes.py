@@ -13,7 +13,7 @@ import pytest
 from export.graph import Precision
 from export.llama import export
 from export.registry import ExportOptions
-from tests.export.conftest import save_tiny_llama
+from tests.checkpoints import save_tiny_llama
 
 PROMPT = [5, 17, 42, 99, 150, 7, 8, 200]
 

@@ -20,7 +20,7 @@ def failing_model_dir(tmp_path_factory) -> Path:
     from export.graph import Precision
     from export.llama import LlamaConfig, export
     from export.registry import ExportOptions
-    from tests.export.conftest import save_tiny_llama
+    from tests.checkpoints import save_tiny_llama
 
     root = tmp_path_factory.mktemp("failing_model")
     checkpoint = save_tiny_llama(root / "ckpt", hidden_size=96, num_attention_heads=4, num_key_value_heads=2)
