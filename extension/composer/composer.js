@@ -11,24 +11,6 @@ const frameId = Number(params.get("frame") ?? 0);
 /** The rewrite that Insert would put in, and the draft it was made from (stale once the draft changes). */
 let rewrite = null;
 
-function runJob(request, onProgress) {
-  return new Promise((resolve, reject) => {
-    const port = api.runtime.connect({ name: "job" });
-    let settled = false;
-    port.onMessage.addListener((message) => {
-      if (message.kind === "progress") return onProgress?.(message.progress);
-      settled = true;
-      port.disconnect();
-      if (message.kind === "result") resolve(message.result);
-      else reject(message.error);
-    });
-    port.onDisconnect.addListener(() => {
-      if (!settled) reject({ code: "host_disconnected", message: "The extension's background stopped." });
-    });
-    port.postMessage(request);
-  });
-}
-
 function setStatus(text, error = false) {
   $("status").textContent = text;
   $("status").classList.toggle("error", error);
@@ -50,7 +32,7 @@ async function showMarkers() {
   if (!text.trim()) return;
   setStatus("Looking for markers…");
   try {
-    const report = await runJob({ kind: "analyze", text });
+    const report = await fantasma.runJob({ kind: "analyze", text });
     renderMarkers(text, report.findings ?? []);
     setStatus("");
   } catch (error) {
@@ -103,7 +85,7 @@ async function doRewrite() {
   $("rewrite").disabled = true;
   setStatus("Working…");
   try {
-    const result = await runJob({ kind: "rewrite", text: draft }, (p) => setStatus(progressText(p)));
+    const result = await fantasma.runJob({ kind: "rewrite", text: draft }, (p) => setStatus(progressText(p)));
     rewrite = { draft, text: result.text };
     $("result").hidden = false;
     $("rewritten").textContent = result.text;

@@ -1,31 +1,5 @@
-// Content-script side of a job: one runtime Port to the background per request.
+// Content-script side of a job: anonymizeField() sends the field's text (fantasma.runJob, port.js).
 "use strict";
-
-/**
- * @param {{kind: "rewrite"|"analyze", text: string}} request
- * @param {(progress: object) => void} [onProgress]
- * @returns {Promise<object>} the host's result; rejects with {code, message}
- */
-fantasma.runJob = function runJob(request, onProgress) {
-  return new Promise((resolve, reject) => {
-    const port = fantasma.api.runtime.connect({ name: "job" });
-    let settled = false;
-    port.onMessage.addListener((message) => {
-      if (message.kind === "progress") {
-        onProgress?.(message.progress);
-        return;
-      }
-      settled = true;
-      port.disconnect();
-      if (message.kind === "result") resolve(message.result);
-      else reject(message.error);
-    });
-    port.onDisconnect.addListener(() => {
-      if (!settled) reject({ code: "host_disconnected", message: "The extension's background stopped." });
-    });
-    port.postMessage(request);
-  });
-};
 
 /**
  * Rewrites a field in place. Resolves to true when the field now holds the rewrite, false when the
