@@ -38,6 +38,11 @@ CONTRIB_OPS_MIN_VERSION = {
     "CausalConvWithState": "1.32",
 }
 NUMPY_DTYPES = {"float32": np.float32, "float16": np.float16}
+# Constant folding materialises a Reshape of a weight as a second copy of it. Our int4 tied embedding
+# (one table that GatherBlockQuantized and the lm_head MatMulNBits read through Reshape views,
+# export/graph.py) then cost +143 MB of memory and ~0.25 s of load on the Qwen3.5-0.8B shape. Left
+# unfolded, onnxruntime's Reshape aliases its input at run time: no copy per pass (docs/engine.md).
+CONSTANT_FOLDING_MAX_BYTES = 1 << 20
 # What the load-time checks decide (Runner attributes), as stored in the checks cache.
 CHECKS = frozenset({"shared_kv", "fixed_in_place", "pad_single_tokens"})
 
@@ -81,6 +86,9 @@ def session_options(threads: int | None) -> ort.SessionOptions:
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     opts.log_severity_level = 3  # warnings about unused initializers etc. are noise for the user
+    opts.add_session_config_entry(
+        "optimization.constant_folding_max_output_size_in_bytes", str(CONSTANT_FOLDING_MAX_BYTES)
+    )
     return opts
 
 
