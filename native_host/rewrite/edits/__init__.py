@@ -5,7 +5,8 @@
 
 Families (one module each): `function_words` (whilst/while, contractions, connectives, which/that,
 ...), `lexical` (curated WordNet synonyms in the right inflection), `syntax` (split/merge sentences,
-move adverbial clauses, punctuation alternations). Every edit applied alone leaves well-formed text:
+move adverbial clauses, punctuation alternations), `frequent` (optional commas, semicolons before a
+coordinator, ", which" as a new sentence, "this/these" -> "the"). Every edit applied alone leaves well-formed text:
 capitals at sentence starts, a/an agreement, spacing; no edit adds or removes a negation.
 Tables: data/ (built by scripts/build_lexicon.py). Figures: docs/anonymization-edits.md.
 """
@@ -14,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from native_host.rewrite.edits import function_words, lexical, syntax
+from native_host.rewrite.edits import frequent, function_words, lexical, syntax
 from native_host.rewrite.edits.text import Doc, Edit, article_for, negations
 
 __all__ = ["Edit", "propose"]
 
-_FAMILIES = (function_words.propose, lexical.propose, syntax.propose)
+_FAMILIES = (function_words.propose, lexical.propose, syntax.propose, frequent.propose)
 
 
 def propose(text: str, protected: Sequence[tuple[int, int]] = (), *, wide: bool = False) -> list[Edit]:

@@ -1,0 +1,233 @@
+"""The high-volume edits on the commonest marks and words (native_host.rewrite.edits.frequent) and the
+adverb/phrase and common-word alternations of function_words: each rule has cases that must change
+and cases that must not (names, numbers, quotes, negation, the readings that would change meaning)."""
+
+from __future__ import annotations
+
+import pytest
+
+from native_host.rewrite.edits import Edit, propose
+from native_host.rewrite.edits.text import negations
+
+
+def apply(text: str, edit: Edit) -> str:
+    return text[: edit.start] + edit.replacement + text[edit.end :]
+
+
+def outputs(text: str) -> set[str]:
+    return {apply(text, e) for e in propose(text)}
+
+
+def by_rule(text: str, rule: str) -> set[str]:
+    return {apply(text, e) for e in propose(text) if e.rule == rule}
+
+
+# --- punctuation ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It is evident, that the States will resist.", "It is evident that the States will resist."),
+        (
+            "He rose from the table; and she followed him out.",
+            "He rose from the table, and she followed him out.",
+        ),
+        ("The road was long; but we reached the inn.", "The road was long, but we reached the inn."),
+        (
+            "The committee met in the old hall by the river for many long hours, and they argued over every clause of the new bill.",
+            "The committee met in the old hall by the river for many long hours; and they argued over every clause of the new bill.",
+        ),
+        (
+            "The committee met in the old hall by the river for many long hours, and they argued over every clause of the new bill.",
+            "The committee met in the old hall by the river for many long hours; they argued over every clause of the new bill.",
+        ),
+        (
+            "He removed the kettle from the fire, and went to the door.",
+            "He removed the kettle from the fire and went to the door.",
+        ),
+        ("The horse was small, but strong.", "The horse was small but strong."),
+        (
+            "We stayed at home all day, because the rain never stopped.",
+            "We stayed at home all day because the rain never stopped.",
+        ),
+        (
+            "We shall leave the house early, if the weather holds.",
+            "We shall leave the house early if the weather holds.",
+        ),
+        ("We stayed at home all day because it rained.", "We stayed at home all day, because it rained."),
+        (
+            "She kept walking up the hill although she was tired.",
+            "She kept walking up the hill, although she was tired.",
+        ),
+        ("When he came back, she left the room.", "When he came back she left the room."),
+        ("In the morning, the men went out to the fields.", "In the morning the men went out to the fields."),
+        (
+            "The bill passed the house by a wide margin, which was a surprise to everyone.",
+            "The bill passed the house by a wide margin. This was a surprise to everyone.",
+        ),
+    ],
+)
+def test_punctuation_changes(text: str, expected: str) -> None:
+    assert expected in outputs(text), sorted(outputs(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        # the comma closes an interruption: dropping it leaves the interruption open
+        (
+            "It is evident, in the first place, that the States will resist.",
+            "It is evident, in the first place that the States will resist.",
+        ),
+        # "that is" is "i.e.", no that-clause
+        ("He was a clerk, that is a scribe of the court.", "He was a clerk that is a scribe of the court."),
+        # a list of phrases, not two clauses
+        (
+            "the army, the navy; and the militia of the States.",
+            "the army, the navy, and the militia of the States.",
+        ),
+        # a noun phrase after "and", not a clause ("and the use he makes of it")
+        (
+            "He has power over the happiness of one so far above him in every way, and the use he makes of it is bad.",
+            "He has power over the happiness of one so far above him in every way; and the use he makes of it is bad.",
+        ),
+        # the clause after "because" goes on past a comma
+        (
+            "We stayed at home all day, because it rained, and the roads were bad.",
+            "We stayed at home all day because it rained, and the roads were bad.",
+        ),
+        # "just because" / "as though": the comma would split a fixed phrase
+        ("He left the party early just because she came.", "He left the party early just, because she came."),
+        (
+            "He looked at the letter as though he feared it.",
+            "He looked at the letter as, though he feared it.",
+        ),
+        # a long opening clause keeps its comma
+        (
+            "When the last of the guests had finally gone home to their beds, she left the room.",
+            "When the last of the guests had finally gone home to their beds she left the room.",
+        ),
+        # the which-clause does not run to the end of the sentence
+        (
+            "The bill passed the house by a wide margin, which was a surprise, and the members left.",
+            "The bill passed the house by a wide margin. This was a surprise, and the members left.",
+        ),
+        # a quoted sentence is never edited
+        (
+            'He wrote: "It is evident, that the States will resist."',
+            'He wrote: "It is evident that the States will resist."',
+        ),
+    ],
+)
+def test_punctuation_must_not(text: str, forbidden: str) -> None:
+    assert forbidden not in outputs(text), sorted(outputs(text))
+
+
+# --- determiners ------------------------------------------------------------------------------------
+
+
+def test_predicate_comma_stays_in_a_list() -> None:
+    # the clause already has a comma before: a list of verbs (the serial comma rule may act, not this one)
+    assert not by_rule("He rose, dressed, and went out.", "comma:predicate-drop")
+    assert by_rule("He rose from his chair, and went out.", "comma:predicate-drop")
+
+
+def test_demonstrative_to_article_changes_and_is_lm_checked() -> None:
+    text = "But it is not difficult to account for this restriction on the government."
+    edits = [e for e in propose(text) if e.rule == "this->the"]
+    assert [apply(text, e) for e in edits] == [
+        "But it is not difficult to account for the restriction on the government."
+    ]
+    assert all(e.needs_lm_check for e in edits)
+    text = "These provisions were adopted without debate."
+    assert "The provisions were adopted without debate." in by_rule(text, "these->the")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We met this morning at the station.",  # time deixis: "the morning" is another morning
+        "This is the restriction we feared.",  # a pronoun, no determiner
+        "All these provisions were adopted.",  # the demonstrative carries the meaning
+        "These days nobody writes letters.",
+        "He read this books list.",  # no agreement, no edit
+    ],
+)
+def test_demonstrative_must_not(text: str) -> None:
+    assert not [e for e in propose(text) if e.rule in ("this->the", "these->the")]
+
+
+# --- adverbs and phrases, common words ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("He sometimes walked to town.", "He at times walked to town."),
+        ("He at times walked to town.", "He sometimes walked to town."),
+        ("The delay was partly his fault.", "The delay was in part his fault."),
+        ("The light faded by degrees.", "The light faded gradually."),
+        ("The scheme rests to a great extent on trust.", "The scheme rests largely on trust."),
+        ("He will in all probability refuse.", "He will most likely refuse."),
+        ("He will probably refuse.", "He will most likely refuse."),
+        ("She read the letter again.", "She read the letter once more."),
+        ("She read the letter once more.", "She read the letter again."),
+        ("He only asked for bread.", "He merely asked for bread."),
+        ("He merely asked for bread.", "He only asked for bread."),
+        ("It was a very cold night.", "It was an extremely cold night."),
+        ("She was so happy.", "She was very happy."),
+        ("He might be right after all.", "He could be right after all."),
+        ("They met after the war.", "They met following the war."),
+        ("They met before the war.", "They met prior to the war."),
+        ("He talked about the war.", "He talked concerning the war."),
+        ("There were many objections to the plan.", "There were numerous objections to the plan."),
+        ("The measure is therefore useless.", "The measure is thus useless."),
+        ("The power is considered to be dangerous.", "The power is considered dangerous."),
+        ("The power is considered dangerous.", "The power is considered to be dangerous."),
+        ("I remember the manner in which he spoke.", "I remember the way he spoke."),
+        ("In this respect the plan is sound.", "In this regard the plan is sound."),
+        ("In any case, we must go.", "At any rate, we must go."),
+    ],
+)
+def test_common_word_changes(text: str, expected: str) -> None:
+    assert expected in outputs(text), sorted(outputs(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        ("He was the only man there.", "He was the merely man there."),
+        ("He will come only if you ask.", "He will come merely if you ask."),
+        ("It is not only cheap but good.", "It is not merely cheap but good."),
+        ("Only then did he speak.", "Merely then did he speak."),
+        ("She read it again and again.", "She read it once more and again."),
+        ("She read it over again.", "She read it over once more."),
+        ("So many people came.", "Very many people came."),
+        ("She was so kind that we stayed.", "She was very kind that we stayed."),
+        ("How many objections were there?", "How numerous objections were there?"),
+        ("He could not possibly know.", "He could not perhaps know."),
+        ("Soon after the war they met.", "Soon following the war they met."),
+        ("Long before the war they met.", "Long prior to the war they met."),
+        ("He walked about the garden.", "He walked concerning the garden."),
+        ("The power is considered to be a danger.", "The power is considered a danger."),
+        # a name and a number are never touched
+        ("May Only came after 1820.", "May Merely came after 1820."),
+    ],
+)
+def test_common_word_must_not(text: str, forbidden: str) -> None:
+    assert forbidden not in outputs(text), sorted(outputs(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He would not come again, because he was never asked.",
+        "It is evident, that no State will resist; and none did.",
+        "She was so kind; but nobody thanked her, which was not fair to her at all.",
+        "They cannot be considered to be safe, if nothing is done.",
+    ],
+)
+def test_new_edits_keep_negations(text: str) -> None:
+    for e in propose(text):
+        assert negations(apply(text, e)) == negations(text), e
