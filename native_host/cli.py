@@ -10,6 +10,7 @@ import pkgutil
 import sys
 
 from native_host import __version__, commands
+from native_host.commands._io import InputError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,6 +35,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
+    except InputError as exc:  # a bad FILE or stdin (commands/_io.py): one line, nothing else printed
+        print(f"fantasma {args.command}: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -7,7 +7,7 @@ from pathlib import Path
 
 
 class InputError(Exception):
-    """A user-facing problem with the input; the message is printed as is, exit status 2."""
+    """A user-facing problem with the input; cli.main prints the message as is, exit status 2."""
 
 
 def read_text(source: str) -> str:

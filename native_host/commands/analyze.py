@@ -7,7 +7,7 @@ import json
 import sys
 
 from native_host.commands import _identifiability
-from native_host.commands._io import InputError, read_text
+from native_host.commands._io import read_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,12 +24,8 @@ def run(args: argparse.Namespace) -> int:
     from native_host.style import analyze
     from native_host.style.render import report_text
 
-    try:
-        text = read_text(args.source)
-        profile = None if args.no_profile else load_profile_or_warn()
-    except InputError as exc:
-        print(f"fantasma analyze: {exc}", file=sys.stderr)
-        return 2
+    text = read_text(args.source)
+    profile = None if args.no_profile else load_profile_or_warn()
     report = analyze(text, profile)
     identifiability, why_not = _identifiability.score(text, use_samples=not args.no_profile)
     if args.json:

@@ -7,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from native_host.commands._io import InputError, read_text
+from native_host.commands._io import read_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -76,11 +76,7 @@ STEPS: list[tuple[str, Callable[[str, bool], str]]] = [
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        text = read_text(args.source)
-    except InputError as exc:
-        print(f"fantasma demo: {exc}", file=sys.stderr)
-        return 2
+    text = read_text(args.source)
     color = sys.stdout.isatty()
     for title, step in STEPS:
         print(heading(title, color))

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from native_host.commands._io import InputError, read_text
+from native_host.commands._io import read_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,11 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from native_host.style import Target, neutralize
 
-    try:
-        text = read_text(args.source)
-    except InputError as exc:
-        print(f"fantasma neutralize: {exc}", file=sys.stderr)
-        return 2
+    text = read_text(args.source)
     target = Target(spelling="british" if args.british else "american", keep_emoji=args.keep_emoji)
     new_text, edits = neutralize(text, target)
     if args.json:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from native_host.commands import _identifiability
-from native_host.commands._io import InputError, read_text
+from native_host.commands._io import read_text
 
 
 def register(subparsers) -> None:
@@ -40,11 +40,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        text = read_text(args.source)
-    except InputError as exc:
-        print(f"fantasma rewrite: {exc}", file=sys.stderr)
-        return 2
+    text = read_text(args.source)
     from native_host.rewrite import RewriteOptions, rewrite
 
     try:

@@ -37,7 +37,7 @@ def fantasma(*args: str, stdin: bytes | None = None, home: Path) -> subprocess.C
 def test_bad_input_is_a_clear_error(command: str, payload: bytes, message: str, tmp_path: Path) -> None:
     result = fantasma(command, "-", stdin=payload, home=tmp_path)
     assert result.returncode == 2
-    assert message in result.stderr.decode()
+    assert result.stderr.decode().startswith(f"fantasma {command}: ") and message in result.stderr.decode()
     assert b"Traceback" not in result.stderr and result.stdout == b""
 
 
