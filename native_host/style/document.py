@@ -120,9 +120,9 @@ class Document:
                 if prev and prev.end() == m.start() and len(prev.group()) == 1 and prev.group().isupper():
                     continue  # an initial: "J. Smith"
             end = m.end()
-            _append_trimmed(spans, text, start, end)
+            append_trimmed(spans, text, start, end)
             start = end
-        _append_trimmed(spans, text, start, len(text))
+        append_trimmed(spans, text, start, len(text))
         return spans
 
     @cached_property
@@ -145,9 +145,9 @@ class Document:
         spans: list[tuple[int, int]] = []
         start = 0
         for m in _PARAGRAPH_SPLIT_RE.finditer(self.text):
-            _append_trimmed(spans, self.text, start, m.start())
+            append_trimmed(spans, self.text, start, m.start())
             start = m.end()
-        _append_trimmed(spans, self.text, start, len(self.text))
+        append_trimmed(spans, self.text, start, len(self.text))
         return spans
 
     def at_sentence_start(self, pos: int) -> bool:
@@ -164,7 +164,8 @@ class Document:
         return False
 
 
-def _append_trimmed(spans: list[tuple[int, int]], text: str, start: int, end: int) -> None:
+def append_trimmed(spans: list[tuple[int, int]], text: str, start: int, end: int) -> None:
+    """Append text[start:end] as a span without its surrounding whitespace, unless nothing is left."""
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from native_host.rewrite.edits import lexicon_data
+from native_host.style.document import append_trimmed
 from native_host.style.protect import protected_spans
 
 
@@ -161,9 +162,9 @@ class Doc:
                     w = prev.group().lower()
                     if w in _ABBREVIATIONS or (len(w) == 1 and prev.group().isupper()):
                         continue
-            _append_trimmed(spans, text, start, m.end())
+            append_trimmed(spans, text, start, m.end())
             start = m.end()
-        _append_trimmed(spans, text, start, len(text))
+        append_trimmed(spans, text, start, len(text))
         return spans
 
     @cached_property
@@ -220,12 +221,3 @@ class Doc:
         if not lexicon_data.is_common_lower(norm):
             return word
         return word[:1].lower() + word[1:]
-
-
-def _append_trimmed(spans: list[tuple[int, int]], text: str, start: int, end: int) -> None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    if end > start:
-        spans.append((start, end))
