@@ -324,7 +324,7 @@ def _rewrite_by_neutralizer(
     ctx.check_cancelled()
     _, edits = style.neutralize(text, target, check_cancelled=ctx.check_cancelled)
     edits = [edit for edit in edits if not _touches_protected(text, edit.start, edit.end, protected_terms)]
-    new_text = _apply(text, edits)
+    new_text = style.apply_edits(text, edits)
     after = style.analyze(new_text)
     ctx.progress("neutralize", 1.0, "")
     return {
@@ -359,16 +359,6 @@ def _touches_protected(text: str, start: int, end: int, terms: tuple[str, ...]) 
                 return True
             pos = text.find(term, pos + 1)
     return False
-
-
-def _apply(text: str, edits: list[Any]) -> str:
-    out, pos = [], 0
-    for edit in sorted(edits, key=lambda e: e.start):
-        out.append(text[pos : edit.start])
-        out.append(edit.replacement)
-        pos = edit.end
-    out.append(text[pos:])
-    return "".join(out)
 
 
 def _load_profile(strict: bool = False) -> Any:
