@@ -231,3 +231,54 @@ def test_common_word_must_not(text: str, forbidden: str) -> None:
 def test_new_edits_keep_negations(text: str) -> None:
     for e in propose(text):
         assert negations(apply(text, e)) == negations(text), e
+
+
+# --- second batch: possessives, that-insertion, interrupters, longer merges ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("They defended the rights of the citizens.", "They defended the citizens' rights."),
+        ("She sold the house of her father.", "She sold her father's house."),
+        ("He said the man was ill.", "He said that the man was ill."),
+        ("He, however, refused to sign it.", "He, nevertheless, refused to sign it."),
+        ("The plan, therefore, failed.", "The plan, consequently, failed."),
+        ("Many, indeed, were deceived.", "Many, in fact, were deceived."),
+        (
+            "The members of the assembly debated the measure in the old hall for two full days, and the whole body was "
+            "tired of it.",
+            "The members of the assembly debated the measure in the old hall for two full days; and the whole body was "
+            "tired of it.",
+        ),
+        (
+            "The old house stood at the end of a long and muddy lane near the river. "
+            "It had been empty for many years.",
+            "The old house stood at the end of a long and muddy lane near the river; "
+            "it had been empty for many years.",
+        ),
+    ],
+)
+def test_second_batch_changes(text: str, expected: str) -> None:
+    assert expected in outputs(text), sorted(outputs(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        # an "of" phrase goes with the possessor: "the power's propriety of constituting" is wrong
+        ("I consider the propriety of the power of constituting courts.", "the power's propriety of"),
+        # the sight of it is what is seen, not what sees
+        ("The sight of it frightened him.", "Its sight frightened him."),
+        ("He said the word.", "He said that the word."),  # no clause after the noun phrase
+        ("He, however, refused.", "He, but, refused."),
+        # two long sentences stay two
+        (
+            "The old house stood at the end of a long and muddy lane near the river that ran by the mill. "
+            "It had been empty for many years before the new owner came from the town to live in it.",
+            "near the river that ran by the mill; it had",
+        ),
+    ],
+)
+def test_second_batch_must_not(text: str, forbidden: str) -> None:
+    assert not any(forbidden in out for out in outputs(text)), sorted(outputs(text))

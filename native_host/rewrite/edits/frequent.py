@@ -106,7 +106,7 @@ def _semicolon_coordinators(doc: Doc, out: list[Edit]) -> None:
             continue
         for m in _COMMA_COORD.finditer(sent):
             head = m.group("next").lower()
-            if head not in _PRONOUNS:
+            if head not in _PRONOUNS and not _determiner_clause(sent[m.start("next") :]):
                 continue  # "and the use he makes of it" is a noun phrase, not a clause
             right = re.split(r"[,;:]", sent[m.end("conj") :], maxsplit=1)[0]
             left = sent[_clause_start(sent, m.start()) : m.start()]
@@ -120,6 +120,67 @@ def _semicolon_coordinators(doc: Doc, out: list[Edit]) -> None:
             if m.group("conj") == "and" and (
                 e := _edit(doc, start, s + m.end("conj"), ";", SYNTAX, "and->semicolon", False)
             ):
+                out.append(e)
+
+
+_CLAUSE_DETERMINERS = set("the this these his her their its our my every each".split())
+
+
+def _determiner_clause(s: str) -> bool:
+    """ "the Senate is ..." / "the whole body was ...": a determiner, one or two words, an auxiliary."""
+    m = re.match(r"([^\W\d_]+) ([^\W\d_]+) (?:([^\W\d_]+) )?", s)
+    if not m or m.group(1).lower() not in _CLAUSE_DETERMINERS:
+        return False
+    second, third = m.group(2).lower(), (m.group(3) or "").lower()
+    if second in _FINITE:
+        return False
+    return (third in _FINITE and _is(second, "n", 0.6)) or (
+        bool(third)
+        and _is(third, "n", 0.6)
+        and re.match(r"(?:is|was|are|were|has|had|will|would) ", s[m.end() :]) is not None
+    )
+
+
+_INTERRUPTER_GROUPS = [
+    ["however", "nevertheless", "nonetheless"],
+    ["therefore", "consequently", "accordingly"],
+    ["indeed", "in fact"],
+    ["moreover", "furthermore"],
+    ["of course", "naturally"],
+    ["perhaps", "possibly"],
+    ["in short", "in brief"],
+    ["in general", "on the whole"],
+    ["at any rate", "in any case"],
+    ["as it were", "so to speak"],
+    ["for example", "for instance"],
+]
+_SURE_TARGETS = {
+    "however",
+    "therefore",
+    "consequently",
+    "in fact",
+    "moreover",
+    "furthermore",
+    "in any case",
+    "for example",
+    "for instance",
+}
+_INTERRUPTER_ALTERNATIVES = {a: [b for b in g if b != a] for g in _INTERRUPTER_GROUPS for a in g}
+_INTERRUPTER_RE = re.compile(
+    r"(?<=[^\W\d_]), (?P<adv>"
+    + "|".join(sorted(_INTERRUPTER_ALTERNATIVES, key=len, reverse=True))
+    + r"), (?=[^\W\d_])"
+)
+
+
+def _interrupters(doc: Doc, out: list[Edit]) -> None:
+    """ "He, however, refused." -> "He, nevertheless, refused.": a connective set off by commas inside
+    a sentence, for another of its group."""
+    for m in _INTERRUPTER_RE.finditer(doc.text):
+        start, end = m.span("adv")
+        for alt in _INTERRUPTER_ALTERNATIVES[m.group("adv")]:
+            rule = f"{m.group('adv')}->{alt}"
+            if e := _edit(doc, start, end, alt, FUNCTION_WORD, rule, alt not in _SURE_TARGETS):
                 out.append(e)
 
 
@@ -293,4 +354,5 @@ def propose(doc: Doc) -> list[Edit]:
     _opening_commas(doc, out)
     _which_splits(doc, out)
     _determiners(doc, out)
+    _interrupters(doc, out)
     return out

@@ -1263,6 +1263,16 @@ def _relatives_and_determiners(doc: Doc) -> list[Edit]:
             out.append(Edit(p.start, t.end, p.text, FAMILY, "that-deletion", False))
         if (
             w in _THAT_VERBS
+            and w not in _THAT_VERBS_PRONOUN_ONLY
+            and nxt in ("the", "this", "these", "his", "her", "their", "our", "my", "its", "every", "each")
+            and i > 0
+            and doc.plain_gap(i - 1)
+            and _clause_after_noun_phrase(doc, i + 1)
+        ):
+            # "said the man was ill" -> "said that the man was ill": a finite verb after a short noun phrase
+            out.append(Edit(t.start, t.end, t.text + " that", FAMILY, "that-insertion", True))
+        if (
+            w in _THAT_VERBS
             and nxt in SUBJECT_PRONOUNS.split()
             and i + 1 < len(toks)
             and doc.plain_gap(i + 1)
@@ -1290,6 +1300,23 @@ def _relatives_and_determiners(doc: Doc) -> list[Edit]:
             ):
                 out.append(Edit(t.start, t.end, match_case(t.text, "each"), FAMILY, "every->each", False))
     return out
+
+
+_CLAUSE_VERBS = set(
+    "is was are were has had have will would could should must may might can does did".split()
+)
+
+
+def _clause_after_noun_phrase(doc: Doc, k: int) -> bool:
+    """Tokens k.. read "determiner (adjective) noun" + an auxiliary or finite verb, spaces only."""
+    norms = doc.norms
+    for width in (2, 3):
+        v = k + width
+        if v >= len(norms) or not all(doc.plain_gap(m) for m in range(k, v)):
+            return False
+        if norms[v] in _CLAUSE_VERBS and _is(norms[v - 1], "n", 0.6):
+            return True
+    return False
 
 
 _SPEECH_VERBS = set(

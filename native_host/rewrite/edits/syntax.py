@@ -182,7 +182,8 @@ def _merges(doc: Doc, out: list[Edit]) -> None:
             continue
         first, second = text[s1:e1], text[s2:e2]
         n1, n2 = len(_words(first)), len(_words(second))
-        if not (3 <= n1 <= 16 and 3 <= n2 <= 16) or not second.endswith("."):  # a question stays one
+        if not (3 <= n1 <= 24 and 3 <= n2 <= 24 and n1 + n2 <= 36) or not second.endswith("."):
+            # a question stays one; two long sentences make a run-on
             continue
         m = _first_word(second)
         if m is None or m.start() != 0:
@@ -502,10 +503,11 @@ def _possessives(doc: Doc, out: list[Edit]) -> None:
             continue
         if a in _PARTITIVE:
             continue
-        if doc.plain_gap(i + 4) and i + 5 < n and _is_noun(norms[i + 5], 0.5):
-            continue  # "the end of the war years": b is a modifier
+        if doc.plain_gap(i + 4) and i + 5 < n and (_is_noun(norms[i + 5], 0.5) or norms[i + 5] == "of"):
+            continue  # "the end of the war years": b is a modifier; "the power of constituting" goes with b
         rep = match_case(toks[i].text, f"the {b}{doc.apostrophe}s {a}")
         out.append(Edit(toks[i].start, toks[i + 4].end, rep, FAMILY, "of->possessive", True))
+    _more_possessives(doc, out)
     for i in range(n - 2):
         if norms[i] != "the" or not norms[i + 1].endswith("'s"):
             continue
@@ -518,6 +520,44 @@ def _possessives(doc: Doc, out: list[Edit]) -> None:
             continue
         rep = match_case(toks[i].text, f"the {a} of the {b}")
         out.append(Edit(toks[i].start, toks[i + 2].end, rep, FAMILY, "possessive->of", True))
+
+
+_POSSESSIVE_DETERMINERS = set("the his her their our my your its".split())
+
+
+def _more_possessives(doc: Doc, out: list[Edit]) -> None:
+    """ "the rights of the citizens" -> "the citizens' rights"; "the house of his father" -> "his
+    father's house" (one common noun each side, LM-checked). Not "the sight of it" -> "its sight": an
+    object pronoun after "of" is mostly what is seen, not who sees."""
+    toks, norms = doc.tokens, doc.norms
+    n = len(toks)
+    apostrophe = doc.apostrophe
+    for i in range(n - 3):
+        if norms[i] != "the" or norms[i + 2] != "of" or not toks[i + 1].text.islower():
+            continue
+        if not all(doc.plain_gap(k) for k in range(i, i + 3)):
+            continue
+        a = norms[i + 1]
+        if not _is_noun(a) or a in _PARTITIVE or "'" in a or "-" in a:
+            continue
+        det = norms[i + 3]
+        if det not in _POSSESSIVE_DETERMINERS or i + 4 >= n or not doc.plain_gap(i + 3):
+            continue
+        b_tok = toks[i + 4]
+        b = norms[i + 4]
+        if not b_tok.text.islower() or not _is_noun(b) or "'" in b or "-" in b:
+            continue
+        if doc.plain_gap(i + 4) and i + 5 < n and (_is_noun(norms[i + 5], 0.5) or norms[i + 5] == "of"):
+            continue  # b modifies a noun after it, or an "of" phrase goes with b
+        if det == "the" and b.endswith("s") and not b.endswith("ss"):
+            rep = f"the {b_tok.text}{apostrophe} {toks[i + 1].text}"
+        elif det != "the" and not b.endswith("s"):
+            rep = f"{toks[i + 3].text} {b_tok.text}{apostrophe}s {toks[i + 1].text}"
+        else:
+            continue
+        out.append(
+            Edit(toks[i].start, b_tok.end, match_case(toks[i].text, rep), FAMILY, "of->possessive", True)
+        )
 
 
 def propose(doc: Doc) -> list[Edit]:
