@@ -268,6 +268,8 @@ def test_second_batch_changes(text: str, expected: str) -> None:
     [
         # an "of" phrase goes with the possessor: "the power's propriety of constituting" is wrong
         ("I consider the propriety of the power of constituting courts.", "the power's propriety of"),
+        # only people own things: "our choice's objects" is wrong
+        ("They are to be the objects of our choice.", "our choice's objects"),
         # the sight of it is what is seen, not what sees
         ("The sight of it frightened him.", "Its sight frightened him."),
         ("He said the word.", "He said that the word."),  # no clause after the noun phrase

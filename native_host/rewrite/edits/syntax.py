@@ -525,6 +525,16 @@ def _possessives(doc: Doc, out: list[Edit]) -> None:
 _POSSESSIVE_DETERMINERS = set("the his her their our my your its".split())
 
 
+_POSSESSOR_NOUNS = set(
+    """father mother brother sister son daughter husband wife uncle aunt cousin master mistress servant
+    servants king queen prince princess lord lady friend friends neighbour neighbor neighbours neighbors
+    gentleman gentlemen citizens members officers soldiers nations states people person man woman child
+    children boy girl boys girls family parents doctor parson clergyman enemy enemies author authors
+    writer writers owner owners guest guests host hostess teacher pupils students companion companions
+""".split()
+)
+
+
 def _more_possessives(doc: Doc, out: list[Edit]) -> None:
     """ "the rights of the citizens" -> "the citizens' rights"; "the house of his father" -> "his
     father's house" (one common noun each side, LM-checked). Not "the sight of it" -> "its sight": an
@@ -549,6 +559,8 @@ def _more_possessives(doc: Doc, out: list[Edit]) -> None:
             continue
         if doc.plain_gap(i + 4) and i + 5 < n and (_is_noun(norms[i + 5], 0.5) or norms[i + 5] == "of"):
             continue  # b modifies a noun after it, or an "of" phrase goes with b
+        if b not in _POSSESSOR_NOUNS:
+            continue  # "the objects of our choice" -> "our choice's objects": only people own things
         if det == "the" and b.endswith("s") and not b.endswith("ss"):
             rep = f"the {b_tok.text}{apostrophe} {toks[i + 1].text}"
         elif det != "the" and not b.endswith("s"):
