@@ -168,7 +168,7 @@ def _coordination_commas(doc: Doc, out: list[Edit]) -> None:
             ):
                 continue  # "and it" as an object ("saw him and it"): the next word is no verb
             pos = s + m.start()
-            if edit := _insertion(doc, pos, ",", "comma:coordinated-add", True):
+            if edit := _insertion(doc, pos, ",", "comma:coordinated-add", False):
                 out.append(edit)
 
 
