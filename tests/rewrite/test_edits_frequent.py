@@ -284,3 +284,41 @@ def test_second_batch_changes(text: str, expected: str) -> None:
 )
 def test_second_batch_must_not(text: str, forbidden: str) -> None:
     assert not any(forbidden in out for out in outputs(text)), sorted(outputs(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "He gave his health to preserve a mere ruin of humanity—he knew no limits in gratitude.",
+            "He gave his health to preserve a mere ruin of humanity; he knew no limits in gratitude.",
+        ),
+        (
+            "I was waiting for your letter all day—I could not sleep.",
+            "I was waiting for your letter all day. I could not sleep.",
+        ),
+        (
+            "Turn my face towards the trunk of the tree, for I have taken my last look.",
+            "Turn my face towards the trunk of the tree. For I have taken my last look.",
+        ),
+        (
+            "You must pay the whole sum at once, or we shall sue.",
+            "You must pay the whole sum at once. Or we shall sue.",
+        ),
+    ],
+)
+def test_dash_and_coordinator_splits(text: str, expected: str) -> None:
+    assert expected in outputs(text), sorted(outputs(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        # a pair of dashes is an aside
+        ("He came—he said so himself—to see the house.", "He came; he said so himself—to see the house."),
+        ("He did it all, for the sake of his mother and his sisters.", ". For the sake"),
+        ("They may take bread, or the like of it, from the shop.", ". Or the like"),
+    ],
+)
+def test_dash_and_coordinator_splits_must_not(text: str, forbidden: str) -> None:
+    assert not any(forbidden in out for out in outputs(text)), sorted(outputs(text))

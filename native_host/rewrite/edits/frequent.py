@@ -315,6 +315,27 @@ def _which_splits(doc: Doc, out: list[Edit]) -> None:
                 out.append(e)
 
 
+_LONE_DASH_CLAUSE = re.compile(r"(?<=[^\W\d_])—(?P<head>I|he|she|we|they|it|there|you) (?P<verb>[^\W\d_]+)")
+
+
+def _dash_clauses(doc: Doc, out: list[Edit]) -> None:
+    """ "a mere ruin of humanity—he knew no limits" -> "humanity; he knew" / "humanity. He knew": a lone
+    dash before a pronoun and its verb joins two clauses (pairs of dashes are asides: left alone)."""
+    text = doc.text
+    for m in _LONE_DASH_CLAUSE.finditer(text):
+        s, e = doc.sentences[doc.sentence_of(m.start())]
+        if text[s:e].count("—") != 1 or not _verbish(m.group("verb")):
+            continue
+        if len(_words(text[s : m.start()])) < 4:
+            continue
+        head = m.group("head")
+        if e := _edit(doc, m.start(), m.end("head"), "; " + head, SYNTAX, "dash->semicolon", False):
+            out.append(e)
+        cap = head[:1].upper() + head[1:]
+        if e := _edit(doc, m.start(), m.end("head"), ". " + cap, SYNTAX, "split:dash", True):
+            out.append(e)
+
+
 _TEMPORAL = set(
     """morning evening night afternoon day week month year time moment hour minute instant season spring
     summer autumn winter century age occasion side way days years times nights mornings evenings
@@ -355,4 +376,5 @@ def propose(doc: Doc) -> list[Edit]:
     _which_splits(doc, out)
     _determiners(doc, out)
     _interrupters(doc, out)
+    _dash_clauses(doc, out)
     return out

@@ -97,7 +97,7 @@ def _sentence_texts(doc: Doc):
 
 def _splits(doc: Doc, out: list[Edit]) -> None:
     """ "X, and he left." -> "X. He left."; "X; he left." -> "X. He left."; ", but" keeps "But"."""
-    pattern = re.compile(r"(, (and|but|so|yet) |; (?:(but|and|yet|so) )?)([^\W\d_][\w'’-]*)")
+    pattern = re.compile(r"(, (and|but|so|yet|or|for) |; (?:(but|and|yet|so) )?)([^\W\d_][\w'’-]*)")
     for s, _e, sent in _sentence_texts(doc):
         if not sent.rstrip("\"'”’)]").endswith((".", "!")):
             continue
@@ -115,6 +115,8 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                 continue
             if head.lower() not in _SUBJECTS and not head[:1].isupper():
                 continue
+            if conj in ("or", "for") and head.lower() not in _PRONOUN_SUBJECTS:
+                continue  # ", for the sake of", ", or the like": only "for he was", "or we shall"
             rw = _words(sent[m.start(4) :])
             if head.lower() not in _PRONOUN_SUBJECTS and not any(_finite(w) for w in rw[1:4]):
                 continue  # "and the use he makes of it": a noun phrase, not a clause
