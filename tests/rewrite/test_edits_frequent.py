@@ -322,3 +322,33 @@ def test_dash_and_coordinator_splits(text: str, expected: str) -> None:
 )
 def test_dash_and_coordinator_splits_must_not(text: str, forbidden: str) -> None:
     assert not any(forbidden in out for out in outputs(text)), sorted(outputs(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It was a very important one.", "It was a most important one."),
+        ("It was a most important one.", "It was a very important one."),
+        ("She has also extensive commerce.", "She has likewise extensive commerce."),
+        ("He reduced both the cost and the danger.", "He reduced the cost and the danger."),
+        ("He praised the army and the navy.", "He praised both the army and the navy."),
+        ("The States must provide for it.", "The States have to provide for it."),
+        ("The government must be strong.", "The government has to be strong."),
+    ],
+)
+def test_third_batch_changes(text: str, expected: str) -> None:
+    assert expected in outputs(text), sorted(outputs(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        ("It will be most likely to excite war.", "in all probability to excite"),
+        ("He chose between the cost and the danger.", "between both"),
+        ("The States must not provide for it.", "have to not"),
+        ("The government must have known it.", "has to have known"),
+        ("He was the most important man.", "the very important"),
+    ],
+)
+def test_third_batch_must_not(text: str, forbidden: str) -> None:
+    assert not any(forbidden in out for out in outputs(text)), sorted(outputs(text))

@@ -717,7 +717,18 @@ def _adverb_phrase_rules() -> list[Rule]:
         ["to some extent", "to some degree", "in some measure", "in some degree"],
         frozenset({"in some measure", "in some degree"}),
     )
-    r += _group(["in all probability", "most likely", "very probably"], frozenset({"very probably"}))
+    r += [
+        # "will be most likely to excite" is the adjective: only the adverb "most likely" moves
+        Rule(("in", "all", "probability"), "most likely", False),
+        Rule(("in", "all", "probability"), "very probably", True),
+        Rule(
+            ("most", "likely"),
+            "in all probability",
+            True,
+            _prev_not_in("is was are were be been being seems seemed"),
+        ),
+        Rule(("very", "probably"), "most likely", False),
+    ]
     r += [
         Rule(("probably",), "most likely", True, _next_not_in("the a an")),
         Rule(("undoubtedly",), "doubtless", True),
@@ -855,6 +866,25 @@ def _adjective_next(doc: Doc, i: int, j: int) -> bool:
     return nxt is not None and nxt not in set(_TO_BE_ADJ_STOP.split()) and _is(nxt, "a", 0.7)
 
 
+def _both_and_follows(doc: Doc, i: int, j: int) -> bool:
+    """ "both the army and the navy": the "and" comes within four plain words."""
+    for k in range(j + 1, min(j + 5, len(doc.tokens))):
+        if not doc.plain_gap(k - 1):
+            return False
+        if doc.norms[k] == "and":
+            return True
+    return False
+
+
+def _either_or_follows(doc: Doc, i: int, j: int) -> bool:
+    for k in range(j + 1, min(j + 5, len(doc.tokens))):
+        if not doc.plain_gap(k - 1):
+            return False
+        if doc.norms[k] == "or":
+            return True
+    return False
+
+
 def _common_word_rules() -> list[Rule]:
     """Alternations on words every text uses often (only, very, again, before, after, this, might,
     about, many): the pool the attackers' most-frequent-word features can move."""
@@ -960,6 +990,27 @@ def _common_word_rules() -> list[Rule]:
         Rule(("all", "which"), "all that", False, _prev_not_in("of in")),
         Rule(("for", "the", "sake", "of"), "for", True, _determiner_next),
         Rule(("had", "better"), "should", True, _prev_in(SUBJECT_PRONOUNS + " you")),
+    ]
+    r += [
+        # "a most interesting book" = "a very interesting book" (the intensifier, never the superlative
+        # "the most"); "is most important" -> "is very important"
+        Rule(("a", "most"), "a very", True, _next_is("a", 0.7)),
+        Rule(
+            ("most",),
+            "very",
+            True,
+            _all(_prev_in("is was are were be been seemed seems"), _next_is("a", 0.7)),
+        ),
+        Rule(("a", "very"), "a most", True, _next_is("a", 0.7)),
+        Rule(
+            ("also",),
+            "likewise",
+            True,
+            _prev_in("is was are were be been has have had will would may can must"),
+        ),
+        Rule(("likewise",), "also", False, _not(_sentence_initial_comma)),
+        Rule(("both", "the"), "the", False, _both_and_follows),
+        Rule(("either", "the"), "the", True, _either_or_follows),
     ]
     for verb in "considered deemed proved proven found judged reckoned".split():
         # "is considered to be necessary" -> "is considered necessary" (an adjective follows)
@@ -1361,6 +1412,45 @@ def _dialogue_tags(doc: Doc) -> list[Edit]:
     return out
 
 
+_NO_BOTH_BEFORE = set("between both either neither whether among amongst".split())
+
+
+def _must_and_both(doc: Doc) -> list[Edit]:
+    """ "the States must provide" -> "the States have to provide" (a noun subject; not "must not", not
+    the epistemic "must have"); "the army and the navy" -> "both the army and the navy"."""
+    out: list[Edit] = []
+    toks, norms = doc.tokens, doc.norms
+    n = len(toks)
+    for i in range(1, n - 1):
+        t = toks[i]
+        if not t.free or not t.text.islower():
+            continue
+        w = norms[i]
+        if w == "must" and doc.plain_gap(i - 1) and doc.plain_gap(i):
+            subj, nxt = norms[i - 1], norms[i + 1]
+            if nxt in ("not", "have", "needs", "surely", "certainly") or not (
+                nxt == "be" or _is(nxt, "v", 0.6)
+            ):
+                continue
+            if not _is(subj, "n", 0.7) or _is(subj, "v", 0.3) or subj in _AUX_AFTER_RELATIVE:
+                continue
+            plural = subj.endswith("s") and not subj.endswith(("ss", "us", "is"))
+            rep = "have to" if plural else "has to"
+            out.append(Edit(t.start, t.end, rep, FAMILY, f"must->{rep}", True))
+        if w == "the" and i + 4 < n and norms[i + 2] == "and" and norms[i + 3] == "the":
+            if not all(doc.plain_gap(k) for k in range(i, i + 4)) or not toks[i + 4].free:
+                continue
+            if not (_is(norms[i + 1], "n", 0.7) and _is(norms[i + 4], "n", 0.7)):
+                continue
+            if doc.plain_gap(i + 4) and i + 5 < n and _is(norms[i + 5], "n", 0.5):
+                continue  # "the army and the navy yard": the second noun modifies another
+            prev = norms[i - 1] if doc.plain_gap(i - 1) else None
+            if prev in _NO_BOTH_BEFORE:
+                continue
+            out.append(Edit(t.start, t.end, match_case(t.text, "both the"), FAMILY, "both-insertion", True))
+    return out
+
+
 def propose(doc: Doc) -> list[Edit]:
     index = _index()
     toks, norms = doc.tokens, doc.norms
@@ -1407,4 +1497,5 @@ def propose(doc: Doc) -> list[Edit]:
     out.extend(_dialogue_tags(doc))
     out.extend(_not_only(doc))
     out.extend(_of_which(doc))
+    out.extend(_must_and_both(doc))
     return out
