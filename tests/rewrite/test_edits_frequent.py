@@ -352,3 +352,32 @@ def test_third_batch_changes(text: str, expected: str) -> None:
 )
 def test_third_batch_must_not(text: str, forbidden: str) -> None:
     assert not any(forbidden in out for out in outputs(text)), sorted(outputs(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It imposed a tax on the imports.", "It imposed a tax upon the imports."),
+        ("They should wait for the others.", "They ought to wait for the others."),
+        ("This is the reason why he left.", "This is the reason he left."),
+        ("He laughed, once he had read it.", "He laughed, as soon as he had read it."),
+        ("The answer was rather short.", "The answer was somewhat short."),
+    ],
+)
+def test_fourth_batch_changes(text: str, expected: str) -> None:
+    assert expected in outputs(text), sorted(outputs(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        ("If it should turn out badly, we go.", "ought to turn"),
+        ("We do not expect that they should regard it.", "ought to regard"),
+        ("I should think so.", "ought to think"),
+        ("He went on the next day.", "went upon"),
+        ("He had reason to believe it.", "had ground to believe"),
+        ("They will act toward us accordingly.", "toward us consequently"),
+    ],
+)
+def test_fourth_batch_must_not(text: str, forbidden: str) -> None:
+    assert not any(forbidden in out for out in outputs(text)), sorted(outputs(text))

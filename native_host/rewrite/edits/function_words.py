@@ -866,6 +866,39 @@ def _adjective_next(doc: Doc, i: int, j: int) -> bool:
     return nxt is not None and nxt not in set(_TO_BE_ADJ_STOP.split()) and _is(nxt, "a", 0.7)
 
 
+def _prev_noun_plain(doc: Doc, i: int, j: int) -> bool:
+    prev = _prev(doc, i)
+    return (
+        prev is not None
+        and _is(prev, "n", 0.7)
+        and not _is(prev, "v", 0.3)
+        and doc.tokens[i - 1].text.islower()
+    )
+
+
+def _prev_subject_not_i(doc: Doc, i: int, j: int) -> bool:
+    """A main clause's subject right before: the subject opens the sentence or follows "and/but" ("I
+    should think" is a politeness, "if it should turn out" a condition, "that they should regard" a
+    mandative: none of them is "ought to")."""
+    prev = _prev(doc, i)
+    if not (
+        prev in ("he", "she", "they", "it", "we", "you", "one")
+        or (prev is not None and _is(prev, "n", 0.7) and not _is(prev, "v", 0.3))
+    ):
+        return False
+    k = i - 1
+    if prev not in ("he", "she", "they", "it", "we", "you", "one") and k > 0 and doc.norms[k - 1] == "the":
+        k -= 1
+    if doc.at_sentence_start(k):
+        return True
+    return (
+        k > 0
+        and doc.plain_gap(k - 1)
+        and doc.norms[k - 1] in ("and", "but")
+        and doc.before(k - 1).startswith(",")
+    )
+
+
 def _both_and_follows(doc: Doc, i: int, j: int) -> bool:
     """ "both the army and the navy": the "and" comes within four plain words."""
     for k in range(j + 1, min(j + 5, len(doc.tokens))):
@@ -1011,6 +1044,38 @@ def _common_word_rules() -> list[Rule]:
         Rule(("likewise",), "also", False, _not(_sentence_initial_comma)),
         Rule(("both", "the"), "the", False, _both_and_follows),
         Rule(("either", "the"), "the", True, _either_or_follows),
+    ]
+    r += [
+        # "a tax on imports" -> "a tax upon imports": "on" before a determiner after a noun (not the
+        # particle of "went on", "later on", "and so on")
+        Rule(("on",), "upon", True, _all(_prev_noun_plain, _determiner_next)),
+        Rule(
+            ("should",),
+            "ought to",
+            True,
+            _all(_prev_subject_not_i, _next_is("v", 0.6), _next_not_in("be have")),
+        ),
+        Rule(("the", "reason", "why"), "the reason", False, _next_in(SUBJECT_PRONOUNS + " it the this they")),
+        Rule(
+            ("the", "reason"),
+            "the reason why",
+            True,
+            _all(_next_in(SUBJECT_PRONOUNS + " it"), _prev_in("is was")),
+        ),
+        Rule(
+            ("once",),
+            "as soon as",
+            True,
+            _all(_next_in(SUBJECT_PRONOUNS + " it"), _not(_sentence_initial_plain), _after_comma),
+        ),
+        Rule(
+            ("rather",),
+            "somewhat",
+            True,
+            _all(_next_is("a", 0.7), _prev_in("is was are were be been seemed seems looked felt")),
+        ),
+        Rule(("below",), "beneath", True, _determiner_next),
+        Rule(("beneath",), "below", True, _determiner_next),
     ]
     for verb in "considered deemed proved proven found judged reckoned".split():
         # "is considered to be necessary" -> "is considered necessary" (an adjective follows)
