@@ -730,7 +730,7 @@ def _adverb_phrase_rules() -> list[Rule]:
         Rule(("very", "probably"), "most likely", False),
     ]
     r += [
-        Rule(("probably",), "most likely", True, _next_not_in("the a an")),
+        Rule(("probably",), "most likely", False, _next_not_in("the a an")),
         Rule(("undoubtedly",), "doubtless", True),
         Rule(("doubtless",), "undoubtedly", False),
         Rule(("above", "all"), "most of all", True, _sentence_initial_comma),
@@ -930,15 +930,15 @@ def _common_word_rules() -> list[Rule]:
         Rule(("solely",), "only", True, _only_adverb),
         Rule(("solely",), "exclusively", True),
         Rule(("exclusively",), "solely", True),
-        Rule(("very",), "extremely", True, _next_is("a", 0.7)),
+        Rule(("very",), "extremely", False, _next_is("a", 0.7)),
         Rule(("very",), "exceedingly", True, _all(_next_is("a", 0.7), _prev_in("is was are were be been"))),
         Rule(("exceedingly",), "extremely", False, _next_is("a", 0.6)),
         Rule(("exceedingly",), "very", False, _next_is("a", 0.6)),
         Rule(("highly",), "very", True, _next_is("a", 0.7)),
         Rule(("so",), "very", True, _so_adjective_final),
         Rule(("extremely",), "exceedingly", True, _next_is("a", 0.7)),
-        Rule(("perhaps",), "possibly", True, _all(_not(_sentence_initial_comma), _prev_not_in("not"))),
-        Rule(("possibly",), "perhaps", True, _prev_not_in("not can could cannot n't")),
+        Rule(("perhaps",), "possibly", False, _all(_not(_sentence_initial_comma), _prev_not_in("not"))),
+        Rule(("possibly",), "perhaps", False, _prev_not_in("not can could cannot n't")),
         Rule(("certainly",), "surely", True, _prev_not_in("not most almost")),
         Rule(("surely",), "certainly", True, _prev_not_in("slowly")),
         Rule(("certainly",), "undoubtedly", True, _prev_not_in("not most almost")),
@@ -984,7 +984,7 @@ def _common_word_rules() -> list[Rule]:
         Rule(
             ("therefore",),
             "consequently",
-            True,
+            False,
             _all(
                 _not(_sentence_initial_comma),
                 _prev_in("is was are were be must will would can may should and"),
