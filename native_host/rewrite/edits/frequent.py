@@ -323,10 +323,10 @@ def _dash_clauses(doc: Doc, out: list[Edit]) -> None:
     dash before a pronoun and its verb joins two clauses (pairs of dashes are asides: left alone)."""
     text = doc.text
     for m in _LONE_DASH_CLAUSE.finditer(text):
-        s, e = doc.sentences[doc.sentence_of(m.start())]
-        if text[s:e].count("—") != 1 or not _verbish(m.group("verb")):
+        s0, s1 = doc.sentences[doc.sentence_of(m.start())]
+        if text[s0:s1].count("—") != 1 or not _verbish(m.group("verb")):
             continue
-        if len(_words(text[s : m.start()])) < 4:
+        if len(_words(text[s0 : m.start()])) < 4:
             continue
         head = m.group("head")
         if e := _edit(doc, m.start(), m.end("head"), "; " + head, SYNTAX, "dash->semicolon", False):
