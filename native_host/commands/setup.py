@@ -14,6 +14,7 @@ already complete is skipped unless --force. To add a model, append one `SetupSte
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shutil
 import sys
 import time
@@ -31,6 +32,9 @@ class SetupStep:
     target: Callable[[], Path]  # where the finished dir lives (a paths.* function)
     build: Callable[[Path], None]  # writes a complete dir at the given (staging) path
     ready: Callable[[Path], bool]  # is the target already complete?
+    # run on the finished dir after the rename (warms caches keyed by its final path); a failure there
+    # costs only the work the first load then does itself, so it does not fail the setup
+    after: Callable[[Path], None] | None = None
 
 
 ADAPTER_MANIFEST = Path(__file__).resolve().parents[1] / "adapters" / "smollm2_rewrite.json"
@@ -82,9 +86,14 @@ def _chat_step(choice: ChatModelChoice) -> SetupStep:
             return False
         return _model_dir_ready(path) and source == choice.label(smollm2_gguf().name)
 
+    def after(path: Path) -> None:
+        from native_host.engine import Engine
+
+        Engine.prepare(path)  # the engine's load-time checks, so the first rewrite does not run them
+
     what = "with the rewriting adapter merged" if choice.adapter is not None else "base"
     return SetupStep(
-        f"chat model SmolLM2-135M-Instruct, {what} (int4)", paths.default_model_dir, build, ready
+        f"chat model SmolLM2-135M-Instruct, {what} (int4)", paths.default_model_dir, build, ready, after
     )
 
 
@@ -149,6 +158,10 @@ def run_step(step: SetupStep, force: bool) -> str:
         shutil.rmtree(retired, ignore_errors=True)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+    if step.after is not None:
+        # only a cache: on failure the first load does the same work and reports what is wrong
+        with contextlib.suppress(Exception):
+            step.after(target)
     seconds = time.perf_counter() - started
     return f"{step.name}: exported to {target} ({_size_mb(target):.1f} MB) in {seconds:.1f} s"
 

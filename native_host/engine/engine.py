@@ -196,6 +196,16 @@ class Engine:
         }
         return engine
 
+    @staticmethod
+    def prepare(model_dir: Path, *, threads: int | None = None) -> dict[str, Any]:
+        """Run the op check and the load-time checks for a freshly exported model dir and store their
+        answers (checks_cache.py), so that its first `load` is as fast as every later one; returns
+        the runner's load timings. `fantasma setup` calls it after the rename into place (the cache
+        key names the final path). Costs one session creation (~1 s for the default model)."""
+        model_dir = Path(model_dir)
+        config, states = read_config(model_dir)
+        return Runner.open(model_dir, config, states, threads=threads).load_timings
+
     # text ------------------------------------------------------------------------------------
     def _token_text(self, token_id: int | None) -> str:
         if token_id is None:

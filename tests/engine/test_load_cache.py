@@ -70,3 +70,36 @@ def test_no_check_cache_switch(default_model_dir, monkeypatch):
     Engine.load(default_model_dir)
     monkeypatch.setenv("FANTASMA_NO_CHECK_CACHE", "1")
     assert Engine.load(default_model_dir).load_timings["checks_cached"] is False
+
+
+def test_prepare_stores_the_checks_so_the_first_load_skips_them(default_model_dir, tmp_path):
+    model_dir = linked_copy(default_model_dir, tmp_path / "model")
+    timings = Engine.prepare(model_dir)
+    assert timings["checks_cached"] is False  # prepare ran them
+    first = Engine.load(model_dir)
+    assert first.load_timings["checks_cached"] is True
+    assert flags(first)["shared_kv"] and flags(first)["pad_single_tokens"]
+
+
+def test_setup_prepares_the_model_it_put_in_place_and_survives_a_failing_prepare(default_model_dir, tmp_path):
+    from native_host.commands.setup import SetupStep, run_step
+
+    target = tmp_path / "models" / "chat"
+
+    def build(staging: Path) -> None:
+        linked_copy(default_model_dir, staging)
+
+    def prepare(path: Path) -> None:
+        Engine.prepare(path)
+
+    def ready(path: Path) -> bool:
+        return (path / "model.onnx").is_file()
+
+    run_step(SetupStep("chat", lambda: target, build, ready, prepare), force=False)
+    assert Engine.load(target).load_timings["checks_cached"] is True  # keyed by the final path
+
+    def broken(path: Path) -> None:
+        raise RuntimeError("prepare failed")
+
+    assert "exported to" in run_step(SetupStep("chat", lambda: target, build, ready, broken), force=True)
+    assert (target / "model.onnx").is_file()
