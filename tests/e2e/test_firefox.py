@@ -54,13 +54,14 @@ class FirefoxSession:
     def extension_eval(self, expression: str):
         return self.bidi.evaluate(self.extension_page, expression)
 
-    def type_text(self, text: str) -> None:
+    def type_text(self, text: str, context: str | None = None) -> None:
+        """Types `text` key by key into the page (or another browsing context, e.g. the composer)."""
         keys = []
         for ch in text:
             keys += [{"type": "keyDown", "value": ch}, {"type": "keyUp", "value": ch}]
         self.bidi.send(
             "input.performActions",
-            {"context": self.page, "actions": [{"type": "key", "id": "kb", "actions": keys}]},
+            {"context": context or self.page, "actions": [{"type": "key", "id": "kb", "actions": keys}]},
         )
 
     def press(self, *keys: str) -> None:
@@ -73,31 +74,28 @@ class FirefoxSession:
             {"context": self.page, "actions": [{"type": "key", "id": "kb", "actions": actions}]},
         )
 
+    def click_at(self, x: float, y: float, button: int = 0) -> None:
+        """A real (trusted) mouse click at the page's viewport point (x, y); button 2 is the right one."""
+        mouse = [
+            {"type": "pointerMove", "x": int(x), "y": int(y)},
+            {"type": "pointerDown", "button": button},
+            {"type": "pointerUp", "button": button},
+        ]
+        pointer = {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": mouse}
+        self.bidi.send("input.performActions", {"context": self.page, "actions": [pointer]})
+
     def context_menu_item(self, selector: str, item_id: str) -> None:
         """Right-clicks the element, then activates our item in Firefox's own context menu."""
         x, y = self.bidi.evaluate(
             self.page,
             f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect(); return [r.x + 10, r.y + 10]; }})()",
         )
-        mouse = [
-            {"type": "pointerMove", "x": int(x), "y": int(y)},
-            {"type": "pointerDown", "button": 2},
-            {"type": "pointerUp", "button": 2},
-        ]
-        self.bidi.send(
-            "input.performActions",
-            {
-                "context": self.page,
-                "actions": [
-                    {
-                        "type": "pointer",
-                        "id": "mouse",
-                        "parameters": {"pointerType": "mouse"},
-                        "actions": mouse,
-                    }
-                ],
-            },
-        )
+        self.click_at(x, y, button=2)
+        self.activate_menu_item(item_id)
+
+    def activate_menu_item(self, item_id: str) -> None:
+        """Once a right click has opened Firefox's context menu: runs our item and waits for the menu to
+        close (an open menu would swallow the next click into the page)."""
         menu_id = "fantasma_fantasma-project_org-menuitem-_" + item_id
         deadline = time.monotonic() + 5
         opened = f"""(() => {{ const menu = document.getElementById("contentAreaContextMenu");
@@ -111,6 +109,10 @@ class FirefoxSession:
                  const item = document.getElementById({json.dumps(menu_id)});
                  item.doCommand(); menu.hidePopup(); return true; }})()"""
         )
+        closed = 'document.getElementById("contentAreaContextMenu").state === "closed"'
+        while not self.chrome_eval(closed):
+            assert time.monotonic() < deadline + 5, "the context menu did not close"
+            time.sleep(0.05)
 
 
 @pytest.fixture(scope="module")

@@ -69,25 +69,16 @@ def js(ff: FirefoxSession, expression: str):
 
 def click(ff: FirefoxSession, selector: str) -> None:
     """A real (trusted) mouse click at the element's centre."""
+    click_element(ff, f"document.querySelector({json.dumps(selector)})")
+
+
+def click_element(ff: FirefoxSession, element_js: str) -> None:
+    """A real mouse click at the centre of the element that the JavaScript expression names."""
     x, y = js(
         ff,
-        f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
-        " return [r.x + r.width / 2, r.y + r.height / 2]; })()",
+        f"(() => {{ const r = ({element_js}).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()",
     )
-    actions = [
-        {"type": "pointerMove", "x": int(x), "y": int(y)},
-        {"type": "pointerDown", "button": 0},
-        {"type": "pointerUp", "button": 0},
-    ]
-    ff.bidi.send(
-        "input.performActions",
-        {
-            "context": ff.page,
-            "actions": [
-                {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}
-            ],
-        },
-    )
+    ff.click_at(x, y)
 
 
 def focus_and_type(ff: FirefoxSession, selector: str, text: str) -> None:
@@ -228,25 +219,7 @@ def test_firefox_1_send_button_in_an_open_shadow_root(
     go(ff, server.url("shadow.html"))
     js(ff, "document.querySelector('#box').shadowRoot.querySelector('#field').focus() ?? true")
     ff.type_text(SAMPLE)
-    x, y = js(
-        ff,
-        "(() => { const r = document.querySelector('#box').shadowRoot.querySelector('#send')"
-        ".getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()",
-    )
-    actions = [
-        {"type": "pointerMove", "x": int(x), "y": int(y)},
-        {"type": "pointerDown", "button": 0},
-        {"type": "pointerUp", "button": 0},
-    ]
-    ff.bidi.send(
-        "input.performActions",
-        {
-            "context": ff.page,
-            "actions": [
-                {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": actions}
-            ],
-        },
-    )
+    click_element(ff, "document.querySelector('#box').shadowRoot.querySelector('#send')")
     assert wait_posts(server, 1) == [{"message": light}]
     time.sleep(0.6)
     assert server.posts == [{"message": light}]
@@ -273,13 +246,7 @@ def test_firefox_private_composer_text_reaches_the_page_only_at_insert(
         time.sleep(0.1)
     assert composer, "the composer window did not open"
     ff.bidi.wait_for(composer, "document.readyState === 'complete' && document.activeElement?.id === 'draft'")
-    keys = []
-    for ch in SAMPLE:
-        keys += [{"type": "keyDown", "value": ch}, {"type": "keyUp", "value": ch}]
-    ff.bidi.send(
-        "input.performActions",
-        {"context": composer, "actions": [{"type": "key", "id": "kb", "actions": keys}]},
-    )
+    ff.type_text(SAMPLE, context=composer)
     assert ff.bidi.evaluate(composer, "document.getElementById('draft').value") == SAMPLE
     ff.bidi.evaluate(composer, "document.getElementById('rewrite').click() ?? true")
     ff.bidi.wait_for(composer, f"document.getElementById('rewritten').textContent === {json.dumps(light)}")

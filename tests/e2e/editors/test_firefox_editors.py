@@ -66,26 +66,7 @@ class EditorFirefox(FirefoxSession):
         )
 
     def click(self, selector_js: str, button: int = 0) -> None:
-        x, y = self.point(selector_js)
-        actions = [
-            {"type": "pointerMove", "x": x, "y": y},
-            {"type": "pointerDown", "button": button},
-            {"type": "pointerUp", "button": button},
-        ]
-        self.bidi.send(
-            "input.performActions",
-            {
-                "context": self.page,
-                "actions": [
-                    {
-                        "type": "pointer",
-                        "id": "mouse",
-                        "parameters": {"pointerType": "mouse"},
-                        "actions": actions,
-                    }
-                ],
-            },
-        )
+        self.click_at(*self.point(selector_js), button=button)
 
     def model(self) -> str:
         return self.bidi.evaluate(self.page, "editorPage.text()")
@@ -118,22 +99,7 @@ class EditorFirefox(FirefoxSession):
     def menu(self, item: str = "fantasma-anonymize") -> None:
         """Right-click on the field for real, then activate our item in Firefox's own context menu."""
         self.click(self._field_js(), button=2)
-        menu_id = "fantasma_fantasma-project_org-menuitem-_" + item
-        opened = f"""(() => {{ const menu = document.getElementById("contentAreaContextMenu");
-            const item = document.getElementById({json.dumps(menu_id)});
-            return menu.state === "open" && !!item && !item.hidden; }})()"""
-        deadline = time.monotonic() + 5
-        while not self.chrome_eval(opened):
-            assert time.monotonic() < deadline, "our item did not appear in the context menu"
-            time.sleep(0.05)
-        self.chrome_eval(
-            f"""(() => {{ const menu = document.getElementById("contentAreaContextMenu");
-                 document.getElementById({json.dumps(menu_id)}).doCommand(); menu.hidePopup(); return true; }})()"""
-        )
-        closed = 'document.getElementById("contentAreaContextMenu").state === "closed"'
-        while not self.chrome_eval(closed):  # an open menu would swallow the next click into the page
-            assert time.monotonic() < deadline + 5, "the context menu did not close"
-            time.sleep(0.05)
+        self.activate_menu_item(item)
 
     def shortcut(self) -> None:
         """The add-on's Alt+Shift+F: the <key> element Firefox made for the command, run by its UI. Keys sent
