@@ -62,6 +62,14 @@ def browser_without_host(
 
 
 @pytest.fixture
+def auto(browser: Browser, server: PageServer) -> Browser:
+    """The browser with auto-rewrite on (strength light) and no posts recorded yet."""
+    browser.set_settings(strength="light", autoRewrite=True)
+    server.clear()
+    return browser
+
+
+@pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
     page = browser.context.new_page()
     yield page

@@ -89,21 +89,19 @@ def test_text_typed_in_the_composer_never_reaches_the_page_before_insert(
 
 
 def test_composer_from_the_keyboard_shortcut_inserts_into_the_focused_field_with_auto_rewrite_on(
-    browser: Browser, page: Page, server: PageServer, light: str
+    auto: Browser, page: Page, server: PageServer, light: str
 ) -> None:
     """Opened with the shortcut on the focused field; with auto-rewrite on, the inserted rewrite is posted
     as it is (it is already the extension's rewrite: no second rewrite, exactly once)."""
-    browser.set_settings(strength="light", autoRewrite=True)
-    server.clear()
     page.goto(server.url("form.html"))
     page.focus("#field")
-    with browser.context.expect_page() as opened:
-        browser.command("open-composer")
+    with auto.context.expect_page() as opened:
+        auto.command("open-composer")
     composer = opened.value
     composer.locator("#draft").fill(SAMPLE)
     composer.click("#rewrite")
     expect(composer.locator("#insert")).to_be_enabled(timeout=15_000)
-    jobs = browser.sw.evaluate("fantasmaBackground.stats.jobs")
+    jobs = auto.sw.evaluate("fantasmaBackground.stats.jobs")
     with composer.expect_event("close"):
         composer.click("#insert")
     expect(page.locator("#field")).to_have_value(light)
@@ -111,4 +109,4 @@ def test_composer_from_the_keyboard_shortcut_inserts_into_the_focused_field_with
     with page.expect_navigation(timeout=15_000):
         page.locator("#field").press("Enter")
     assert server.posts == [{"message": light}]
-    assert browser.sw.evaluate("fantasmaBackground.stats.jobs") == jobs  # nothing rewritten twice
+    assert auto.sw.evaluate("fantasmaBackground.stats.jobs") == jobs  # nothing rewritten twice

@@ -104,11 +104,7 @@ def test_iframe_field_via_keyboard_shortcut_command(
     expect(inner).to_have_value(ORIGINAL)  # only the focused field acts on the shortcut
 
 
-def test_auto_rewrite_posts_rewritten_text(
-    browser: Browser, page: Page, server: PageServer, light: str
-) -> None:
-    browser.set_settings(strength="light", autoRewrite=True)
-    server.clear()
+def test_auto_rewrite_posts_rewritten_text(auto: Browser, page: Page, server: PageServer, light: str) -> None:
     page.goto(server.url("form.html"))
     page.fill("#field", ORIGINAL)
     with page.expect_navigation(timeout=15_000):
@@ -125,10 +121,8 @@ def test_auto_rewrite_posts_rewritten_text(
 
 
 def test_auto_rewrite_skips_shift_enter_and_sites_turned_off(
-    browser: Browser, page: Page, server: PageServer
+    auto: Browser, page: Page, server: PageServer
 ) -> None:
-    browser.set_settings(strength="light", autoRewrite=True)
-    server.clear()
     page.goto(server.url("form.html"))
     page.fill("#field", "first line")
     page.locator("#field").press("Shift+Enter")  # a new line, not a send
@@ -137,7 +131,7 @@ def test_auto_rewrite_skips_shift_enter_and_sites_turned_off(
     assert server.posts == []
 
     # Per-site override: off on this site although on globally → the page posts the text as typed.
-    browser.set_settings(strength="light", autoRewrite=True, sites={"127.0.0.1": False})
+    auto.set_settings(strength="light", autoRewrite=True, sites={"127.0.0.1": False})
     server.clear()
     page.goto(server.url("form.html"))
     page.fill("#field", ORIGINAL)
@@ -249,10 +243,8 @@ def test_protected_terms_from_settings_reach_the_host(
 
 
 def test_auto_rewrite_in_a_formless_chat_box_uses_the_send_button(
-    browser: Browser, page: Page, server: PageServer, light: str
+    auto: Browser, page: Page, server: PageServer, light: str
 ) -> None:
-    browser.set_settings(strength="light", autoRewrite=True)
-    server.clear()
     page.goto(server.url("chat.html"))
     page.locator("#field").click()
     page.keyboard.insert_text(ORIGINAL)
@@ -371,10 +363,8 @@ def test_editor_that_rebuilds_from_paste_gets_the_rewrite_as_a_paste(
 
 
 def test_enter_that_ends_an_ime_composition_is_not_a_send(
-    browser: Browser, page: Page, server: PageServer
+    auto: Browser, page: Page, server: PageServer
 ) -> None:
-    browser.set_settings(strength="light", autoRewrite=True)
-    server.clear()
     page.goto(server.url("form.html"))
     page.fill("#field", ORIGINAL + " ")
     page.focus("#field")
@@ -382,7 +372,7 @@ def test_enter_that_ends_an_ime_composition_is_not_a_send(
         """() => { window.keys = [];
              document.addEventListener('keydown', (e) => keys.push([e.key, e.isComposing, e.keyCode]), true); }"""
     )
-    cdp = browser.context.new_cdp_session(page)
+    cdp = auto.context.new_cdp_session(page)
     cdp.send("Input.imeSetComposition", {"text": "かな", "selectionStart": 2, "selectionEnd": 2})
     page.keyboard.press("Enter")  # commits the composition
     cdp.send("Input.insertText", {"text": "かな"})
@@ -394,9 +384,7 @@ def test_enter_that_ends_an_ime_composition_is_not_a_send(
     assert page.input_value("#field").startswith(ORIGINAL)  # not rewritten: no send was intercepted
 
 
-def test_login_forms_are_never_rewritten(browser: Browser, page: Page, server: PageServer) -> None:
-    browser.set_settings(strength="light", autoRewrite=True)
-    server.clear()
+def test_login_forms_are_never_rewritten(auto: Browser, page: Page, server: PageServer) -> None:
     page.goto(server.url("login.html"))
     page.fill("#user", "Colour_Fan!!! :)")
     page.fill("#password", "realise colour!!!")

@@ -41,13 +41,6 @@ def rewrite_of(host_home: Path):
     return rewrite
 
 
-@pytest.fixture
-def auto(browser: Browser, server: PageServer) -> Browser:
-    browser.set_settings(strength="light", autoRewrite=True)
-    server.clear()
-    return browser
-
-
 def jobs(browser: Browser) -> int:
     """Host jobs the extension has started (requests from content scripts and the composer)."""
     return int(browser.sw.evaluate("fantasmaBackground.stats.jobs"))

@@ -117,10 +117,8 @@ def test_keyboard_command_rewrites_the_focused_editor(
 
 @pytest.mark.parametrize("editor", auto_rewrite_params())
 def test_auto_rewrite_posts_the_rewrite_once(
-    browser: Browser, page: Page, server: PageServer, editor: Editor, light: str
+    auto: Browser, page: Page, server: PageServer, editor: Editor, light: str
 ) -> None:
-    browser.set_settings(strength="light", autoRewrite=True)
-    server.clear()
     ed = EditorPage(page, editor, server)
     ed.type(ORIGINAL)
     with page.expect_navigation(timeout=20_000):
