@@ -114,6 +114,64 @@ class FirefoxSession:
             assert time.monotonic() < deadline + 5, "the context menu did not close"
             time.sleep(0.05)
 
+    def ui_texts(self, kind: str | None = None, frames: bool = False) -> list[str]:
+        """Texts of the extension's in-page boxes (only those of `kind`, e.g. "message"; all when None), in
+        the page and, with `frames`, in its frames. The UI lives in a closed shadow root, read through
+        BiDi's node serialization (`includeShadowTree: "all"`), which sees closed roots."""
+        contexts = [self.page]
+        if frames:
+            contexts, todo = [], self.bidi.send("browsingContext.getTree", {"root": self.page})["contexts"]
+            while todo:
+                ctx = todo.pop()
+                contexts.append(ctx["context"])
+                todo += ctx.get("children") or []
+        texts: list[str] = []
+        for context in contexts:
+            result = self.bidi.send(
+                "script.evaluate",
+                {
+                    "expression": "document.documentElement",
+                    "target": {"context": context},
+                    "awaitPromise": False,
+                    "serializationOptions": {"maxDomDepth": 14, "includeShadowTree": "all"},
+                },
+            )["result"]
+            _collect_boxes(result, False, kind, texts)
+        return texts
+
+    def wait_ui(self, part: str, kind: str | None = None, frames: bool = False, timeout: float = 20.0) -> str:
+        """The first of ui_texts(kind, frames) that contains `part`, once one does."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for text in self.ui_texts(kind, frames):
+                if part in text:
+                    return text
+            time.sleep(0.1)
+        raise AssertionError(f"no {kind or 'box'} with {part!r}; shown: {self.ui_texts(kind, frames)}")
+
+
+def _text_of(node: dict) -> str:
+    value = node.get("value", {})
+    if value.get("nodeType") == 3:
+        return value.get("nodeValue", "")
+    if value.get("localName") in ("style", "script"):
+        return ""
+    return "".join(_text_of(c) for c in value.get("children", []) or [])
+
+
+def _collect_boxes(node: dict, closed: bool, kind: str | None, out: list[str]) -> None:
+    """Texts of the [data-fantasma] elements inside closed shadow roots of a serialized node tree."""
+    value = node.get("value", {})
+    box = (value.get("attributes") or {}).get("data-fantasma")
+    if closed and box is not None and kind in (None, box):
+        out.append(_text_of(node))
+        return
+    shadow = value.get("shadowRoot")
+    if shadow:
+        _collect_boxes(shadow, closed or shadow.get("value", {}).get("mode") == "closed", kind, out)
+    for child in value.get("children", []) or []:
+        _collect_boxes(child, closed, kind, out)
+
 
 @pytest.fixture(scope="module")
 def firefox(tmp_path_factory: pytest.TempPathFactory, host_home: Path) -> Iterator[FirefoxSession]:

@@ -86,52 +86,6 @@ def focus_and_type(ff: FirefoxSession, selector: str, text: str) -> None:
     ff.type_text(text)
 
 
-def ui_texts(ff: FirefoxSession) -> list[str]:
-    """Texts of the extension's boxes, read from its closed shadow root through BiDi's serialization."""
-    result = ff.bidi.send(
-        "script.evaluate",
-        {
-            "expression": "document.body",
-            "target": {"context": ff.page},
-            "awaitPromise": False,
-            "serializationOptions": {"maxDomDepth": 12, "includeShadowTree": "all"},
-        },
-    )["result"]
-    texts: list[str] = []
-
-    def text_of(node: dict) -> str:
-        value = node.get("value", {})
-        if value.get("nodeType") == 3:
-            return value.get("nodeValue", "")
-        if value.get("localName") in ("style", "script"):
-            return ""
-        return "".join(text_of(c) for c in value.get("children", []) or [])
-
-    def walk(node: dict, closed: bool) -> None:
-        value = node.get("value", {})
-        if closed and "data-fantasma" in (value.get("attributes") or {}):
-            texts.append(text_of(node))
-            return
-        shadow = value.get("shadowRoot")
-        if shadow:
-            walk(shadow, closed or shadow.get("value", {}).get("mode") == "closed")
-        for child in value.get("children", []) or []:
-            walk(child, closed)
-
-    walk(result, False)
-    return texts
-
-
-def wait_ui(ff: FirefoxSession, part: str, timeout: float = 20.0) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for text in ui_texts(ff):
-            if part in text:
-                return text
-        time.sleep(0.1)
-    raise AssertionError(f"no box with {part!r}: {ui_texts(ff)}")
-
-
 def wait_posts(server: PageServer, count: int, timeout: float = 20.0) -> list[dict[str, str]]:
     deadline = time.monotonic() + timeout
     with server.posted:
@@ -184,7 +138,7 @@ def test_firefox_page_submit_starts_no_host_work(ff: FirefoxSession, server: Pag
     before = jobs(ff)
     focus_and_type(ff, "#field", SAMPLE)
     js(ff, "window.submitNow() ?? true")
-    wait_ui(ff, "tried to send your text by itself")
+    ff.wait_ui("tried to send your text by itself")
     time.sleep(1.0)  # the page's own timer submits again meanwhile
     assert server.posts == []
     assert jobs(ff) == before
@@ -196,7 +150,7 @@ def test_firefox_8_failing_host_and_send_button(ff: FirefoxSession, server: Page
     go(ff, server.url("chat.html"))
     focus_and_type(ff, "#field", SAMPLE)
     click(ff, "#send")
-    wait_ui(ff, "Not sent")
+    ff.wait_ui("Not sent")
     time.sleep(0.6)
     assert server.posts == []
     assert js(ff, "document.querySelector('#field').innerText.trim()") == SAMPLE

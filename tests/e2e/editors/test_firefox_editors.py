@@ -111,58 +111,11 @@ class EditorFirefox(FirefoxSession):
         )
 
     def messages(self) -> list[str]:
-        """Texts of the extension's message bars in the page and its frames. The UI lives in a closed
-        shadow root, read through BiDi's node serialization (as tests/e2e/test_intercept_firefox.py does)."""
-        tree = self.bidi.send("browsingContext.getTree", {"root": self.page})["contexts"]
-        contexts: list[str] = []
-        todo = list(tree)
-        while todo:
-            ctx = todo.pop()
-            contexts.append(ctx["context"])
-            todo += ctx.get("children") or []
-        texts: list[str] = []
-        for context in contexts:
-            result = self.bidi.send(
-                "script.evaluate",
-                {
-                    "expression": "document.documentElement",
-                    "target": {"context": context},
-                    "awaitPromise": False,
-                    "serializationOptions": {"maxDomDepth": 14, "includeShadowTree": "all"},
-                },
-            )["result"]
-            _collect_messages(result, False, texts)
-        return texts
+        """Texts of the extension's message bars in the page and its frames."""
+        return self.ui_texts("message", frames=True)
 
     def wait_message(self, part: str, timeout: float = 20.0) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for text in self.messages():
-                if part in text:
-                    return text
-            time.sleep(0.1)
-        raise AssertionError(f"no message with {part!r}; shown: {self.messages()}")
-
-
-def _text_of(node: dict) -> str:
-    value = node.get("value", {})
-    if value.get("nodeType") == 3:
-        return value.get("nodeValue", "")
-    if value.get("localName") in ("style", "script"):
-        return ""
-    return "".join(_text_of(c) for c in value.get("children", []) or [])
-
-
-def _collect_messages(node: dict, closed: bool, out: list[str]) -> None:
-    value = node.get("value", {})
-    if closed and (value.get("attributes") or {}).get("data-fantasma") == "message":
-        out.append(_text_of(node))
-        return
-    shadow = value.get("shadowRoot")
-    if shadow:
-        _collect_messages(shadow, closed or shadow.get("value", {}).get("mode") == "closed", out)
-    for child in value.get("children", []) or []:
-        _collect_messages(child, closed, out)
+        return self.wait_ui(part, "message", frames=True, timeout=timeout)
 
 
 @pytest.fixture(scope="module")
