@@ -175,22 +175,13 @@ def test_setup_exports_once_and_atomically(isolated_home, capsys):
 
 def test_truncated_safetensors_says_truncated(tmp_path):
     """A download cut short: one line that says "truncated" (it was a reshape error)."""
-    import subprocess
-    import sys
-
     from tests.checkpoints import save_tiny_llama
+    from tests.export.export_helpers import export_error_line
 
     checkpoint = save_tiny_llama(tmp_path / "ckpt")
     weights = checkpoint / "model.safetensors"
     data = weights.read_bytes()
     weights.write_bytes(data[: len(data) - 5000])
-    proc = subprocess.run(
-        [sys.executable, "-m", "export.cli", str(checkpoint), str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode != 0
-    lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and "truncated safetensors file" in lines[0], proc.stderr
-    assert f"{len(data) - 5000:,} of {len(data):,} bytes" in lines[0]
+    line = export_error_line(checkpoint, tmp_path / "out")
+    assert "truncated safetensors file" in line, line
+    assert f"{len(data) - 5000:,} of {len(data):,} bytes" in line

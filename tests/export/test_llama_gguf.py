@@ -17,6 +17,7 @@ from export.graph import Precision
 from export.llama import export
 from export.registry import ExportOptions
 from native_host import assets
+from tests.export.export_helpers import teacher_forced_agreement
 
 pytestmark = pytest.mark.slow
 
@@ -62,18 +63,6 @@ def reference(gguf):
     return model.eval(), tokenizer
 
 
-def greedy_agreement(reference, candidate, ids: list[int], steps: int) -> int:
-    """Of `steps` greedy tokens of `reference` after `ids`, how many `candidate` also ranks first; both
-    are fed the reference's tokens (teacher forcing), so one early difference does not derail the rest."""
-    a, b = reference.step(ids)[-1], candidate.step(ids)[-1]
-    agree = 0
-    for _ in range(steps):
-        token = int(a.argmax())
-        agree += token == int(b.argmax())
-        a, b = reference.step([token])[-1], candidate.step([token])[-1]
-    return agree
-
-
 def test_tokenizer_ids_match_transformers_gguf_tokenizer(fp32_dir, reference):
     _, reference_tokenizer = reference
     ours = Tokenizer.from_file(str(fp32_dir / "tokenizer.json"))
@@ -114,7 +103,7 @@ def test_fp32_greedy_continuation_matches_transformers(fp32_dir, reference, ort_
 def test_int4_agrees_with_fp32_on_the_real_model(fp32_dir, int4_dir, reference, ort_decoder):
     _, tokenizer = reference
     ids = tokenizer(CHAT, add_special_tokens=False)["input_ids"]
-    agree = greedy_agreement(ort_decoder(fp32_dir), ort_decoder(int4_dir), ids, steps=32)
+    agree, _ = teacher_forced_agreement(ort_decoder(fp32_dir), ort_decoder(int4_dir), ids, steps=32)
     # The GGUF is already Q4_1; re-quantizing to MatMulNBits' grid (which must contain 0) adds a second
     # rounding of up to half a step. Measured: 25/32 (docs/export.md).
     assert agree >= 24, f"int4 agreed with fp32 on {agree}/32 teacher-forced greedy steps"
@@ -134,7 +123,7 @@ def test_block_size_128_loads_generates_and_agrees_with_fp32(
 
     _, tokenizer = reference
     ids = tokenizer(CHAT, add_special_tokens=False)["input_ids"]
-    agree = greedy_agreement(ort_decoder(fp32_dir), ort_decoder(out), ids, steps=32)
+    agree, _ = teacher_forced_agreement(ort_decoder(fp32_dir), ort_decoder(out), ids, steps=32)
     # measured 21/32 (2026-11-30); block 32 gives 25/32 (coarser blocks, a second rounding of Q4_1)
     assert agree >= 18, f"int4 (block 128) agreed with fp32 on {agree}/32 teacher-forced greedy steps"
 
