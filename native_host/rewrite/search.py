@@ -21,7 +21,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from native_host.rewrite import guards
@@ -31,6 +31,7 @@ from native_host.style.identify import CountsDelta, Identifiability, TextState, 
 MIN_GAIN = 1e-4  # an edit must lower the objective by at least this much to be worth a change
 MAX_ROUNDS = 12
 NEAR = 30  # chars: an edit this close to an applied or reverted one has its counts delta recomputed
+SETTLE_TRIES = 24  # whole-text check: edits tried one by one to find the one a cheap guard fails on
 
 
 class SpanEdit(Protocol):
@@ -98,7 +99,7 @@ class SearchChecks:
     def markers(self, text: str) -> Mapping[str, int]:
         if text not in self._marker_cache:
             if self.count_markers is None:
-                from native_host.rewrite.pipeline import count_markers
+                from native_host.rewrite.pipeline import count_search_markers as count_markers
 
                 self.count_markers = count_markers
             if len(self._marker_cache) > 512:
@@ -188,9 +189,11 @@ class AppliedEdit:
     family: str
     rule: str
     gain: float
+    pass_index: int = 0  # search_passes: which pass (start/end are in that pass's input text)
 
     def to_json(self) -> dict:
         return {
+            "pass": self.pass_index,
             "start": self.start,
             "end": self.end,
             "original": self.original,
@@ -213,6 +216,7 @@ class SearchResult:
     words_changed: int
     seconds: float
     cancelled: bool = False
+    passes: int = 1
 
 
 def _conflict(a: Any, b: Any) -> bool:
@@ -264,8 +268,10 @@ class _Search:
         checks: SearchChecks,
         max_words: int,
         max_edits: int,
+        origin: str | None = None,
     ) -> None:
         self.source = text
+        self.origin = text if origin is None else origin
         self.ident = ident
         self.checks = checks
         self.state: TextState = ident.state(text)
@@ -451,12 +457,23 @@ class _Search:
     def settle(self) -> None:
         """Revert the least useful edits until the whole text passes (at worst: no edit at all)."""
         while self.applied:
-            verdict = self.checks.whole(self.state.text, self.source)
+            verdict = self.checks.whole(self.state.text, self.origin)
             if verdict.ok:
                 return
             self.rejected["whole:" + verdict.guard] += 1
-            weakest = min(self.applied, key=lambda a: self.gains.get(id(a), 0.0))
-            self._revert(weakest)
+            by_gain = sorted(self.applied, key=lambda a: self.gains.get(id(a), 0.0))
+            culprit = by_gain[0]
+            if verdict.guard != "meaning":
+                # a cheap guard (markers, facts, ...) usually fails because of one edit: revert the
+                # least useful edit whose removal alone clears that guard, not simply the least useful
+                for live in by_gain[:SETTLE_TRIES]:
+                    self._revert(live)
+                    again = self.checks.cheap(self.state.text, self.origin)
+                    self._apply(live)
+                    if again.ok or again.guard != verdict.guard:
+                        culprit = live
+                        break
+            self._revert(culprit)
 
 
 def search(
@@ -467,14 +484,20 @@ def search(
     budget: Budget,
     *,
     cancel: threading.Event | None = None,
+    origin: str | None = None,
+    spent: tuple[int, int] = (0, 0),
 ) -> SearchResult:
     """Apply the subset of `edits` (spans of `text`, may overlap) that lowers `ident`'s objective most,
-    within `budget`, such that every touched sentence and the whole text pass `checks`."""
+    within `budget`, such that every touched sentence and the whole text pass `checks`.
+
+    `origin`: the text the whole-text check compares against (default `text`; a later pass gives the
+    user's text, so the passes together pass it); `spent`: (words, edits) earlier passes used of the
+    budget."""
     started = time.perf_counter()
-    n_words = max(1, guards.word_count(text))
-    max_words = max(1, math.floor(budget.max_change * n_words))
-    max_edits = max(1, math.ceil(budget.edits_per_100_words * n_words / 100))
-    run = _Search(text, ident, checks, max_words, max_edits)
+    n_words = max(1, guards.word_count(origin if origin is not None else text))
+    max_words = max(0, max(1, math.floor(budget.max_change * n_words)) - spent[0])
+    max_edits = max(0, max(1, math.ceil(budget.edits_per_100_words * n_words / 100)) - spent[1])
+    run = _Search(text, ident, checks, max_words, max_edits, origin)
     before = run.state.objective()
     rounds, cancelled = run.run(edits, cancel)
     run.settle()
@@ -502,4 +525,56 @@ def search(
         words_changed=run.words_changed,
         seconds=time.perf_counter() - started,
         cancelled=cancelled,
+    )
+
+
+PASSES = 3  # strong: proposals are made again on each pass's output (edits that clashed get a turn)
+
+
+def search_passes(
+    text: str,
+    propose: Callable[[str], list[Any]],
+    ident: Identifiability,
+    checks: SearchChecks,
+    budget: Budget,
+    *,
+    extra: Sequence[Any] = (),
+    passes: int = PASSES,
+    cancel: threading.Event | None = None,
+) -> SearchResult:
+    """`search` repeated on its own output with fresh proposals (`propose(current text)`), sharing one
+    budget; `extra` edits (LLM windows, spans of `text`) join the first pass only. Two edits whose
+    fluency windows overlap are never applied in one pass; the next pass sees the first one applied
+    and scores the second in its new context. Every pass's whole-text check compares with `text`, so
+    the returned text passed every guard against it."""
+    started = time.perf_counter()
+    current = text
+    results: list[SearchResult] = []
+    applied: list[AppliedEdit] = []
+    for k in range(max(1, passes)):
+        edits = [*propose(current), *(extra if k == 0 else ())]
+        words = sum(r.words_changed for r in results)
+        found = search(
+            current, edits, ident, checks, budget, cancel=cancel, origin=text, spent=(words, len(applied))
+        )
+        results.append(found)
+        applied.extend(replace(a, pass_index=k) for a in found.applied)
+        current = found.text
+        if found.cancelled or not found.applied:
+            break
+    rejected: Counter[str] = Counter()
+    for r in results:
+        rejected.update(r.rejected)
+    return SearchResult(
+        text=current,
+        applied=applied,
+        rejected=dict(rejected),
+        objective_before=results[0].objective_before,
+        objective_after=results[-1].objective_after,
+        proposals=sum(r.proposals for r in results),
+        rounds=sum(r.rounds for r in results),
+        words_changed=sum(r.words_changed for r in results),
+        seconds=time.perf_counter() - started,
+        cancelled=any(r.cancelled for r in results),
+        passes=len(results),
     )

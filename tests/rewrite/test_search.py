@@ -167,3 +167,71 @@ def test_fluency_guard_drops_broken_edits_and_keeps_plain_ones(rewrite_model_dir
     lp = guards.token_logprobs(engine, [source, candidate])
     assert not guards.check_fluency(guards.fluency_drop(lp[0], lp[1])).ok
     assert guards.check_fluency(guards.fluency_drop(lp[0], lp[0])).ok
+
+
+def test_whole_text_check_reverts_the_edit_that_fails_it_not_the_weakest(embedder_model_dir_module):
+    from native_host.rewrite.embedder import Embedder
+
+    # a marker only the whole text shows (no single sentence is long enough to carry it)
+    def whole_only(text: str) -> dict[str, int]:
+        return {"whole": int(len(text) > 60 and "On reading" in text)}
+
+    checks = search.SearchChecks(Embedder(embedder_model_dir_module), None, count_markers=whole_only)
+    edits = every(TEXT, "Whilst", "While") + every(TEXT, "upon", "on") + every(TEXT, "Upon", "On")
+    result = search.search(TEXT, edits, mine(), checks, search.BUDGETS["strong"])
+    assert (
+        result.text
+        == "While we waited on the porch, Anna read a letter. Upon reading it twice, she did not smile."
+    )
+    assert result.rejected.get("whole:markers") == 1
+
+
+def test_passes_propose_again_on_the_edited_text_and_share_one_budget(checks):
+    seen: list[str] = []
+
+    def propose(current: str) -> list[Edit]:
+        seen.append(current)
+        # "Whilst we" only exists before the first pass; "While we" only after it
+        return every(current, "Whilst we", "While we") + every(current, "While we", "While they")
+
+    result = search.search_passes(TEXT, propose, mine(), checks, search.BUDGETS["strong"], passes=3)
+    assert seen[0] == TEXT and seen[1].startswith("While we")
+    assert result.passes >= 2 and [a.pass_index for a in result.applied][:1] == [0]
+    one = search.search_passes(
+        TEXT,
+        lambda t: every(t, "Whilst", "While") + every(t, "upon", "on") + every(t, "Upon", "On"),
+        mine(),
+        checks,
+        search.Budget(max_change=1.0, edits_per_100_words=1.0),
+        passes=3,
+    )
+    assert len(one.applied) == 1  # the budget counts every pass's edits
+
+
+def test_passes_never_return_a_text_that_fails_a_guard_against_the_original(checks):
+    rng = random.Random(5)
+    for case in range(6):
+        text = " ".join(rng.sample(SENTENCES, 4))
+        result = search.search_passes(
+            text, lambda t: _random_edits(rng, t), mine(), checks, search.BUDGETS["strong"], passes=3
+        )
+        final = result.text
+        required = guards.protected_tokens(text, (), protected_spans(text))
+        assert guards.check_protected(
+            final, {t: text.count(t) for t in required}, text, protected_spans(final)
+        ).ok
+        assert guards.check_facts(final, text).ok, (case, final)
+        assert guards.check_no_new_markers(final, count_markers(text), count_markers).ok, (case, final)
+        assert checks.embedder.document_similarity(text, final) >= guards.MIN_SIMILARITY - 1e-6
+        assert guards.check_length(final, text).ok
+
+
+def test_search_markers_count_the_flagged_function_words_not_their_occurrences():
+    from native_host.rewrite.pipeline import count_search_markers
+
+    text = " ".join(
+        ["Upon the hill the farmer stood upon a stone and looked upon the valley below him."] * 14
+    )
+    spans = count_markers(text).get("function_words", 0)
+    words = count_search_markers(text).get("function_words", 0)
+    assert spans > 10 and 1 <= words <= 3
