@@ -528,7 +528,7 @@ def search(
     )
 
 
-PASSES = 3  # strong: proposals are made again on each pass's output (edits that clashed get a turn)
+PASSES = 2  # strong: proposals are made again on the first pass's output (edits that clashed get a turn)
 
 
 def search_passes(
