@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -21,6 +22,18 @@ ARTIFACTS = ROOT / "tests" / "_artifacts"
 CHROMIUM = "/usr/bin/chromium"
 EXTENSION_ID = "folfajlldbfkhgchaeijigmkgemmkfnl"  # pinned by the manifest key (extension/IDENTITY.md)
 GECKO_ID = "fantasma@fantasma-project.org"
+
+
+def npm_ci(folder: Path, installed: str, timeout: float) -> None:
+    """`npm ci` in `folder` unless `installed` (a path under its node_modules) is there already (make
+    test-install normally did it)."""
+    if (folder / "node_modules" / installed).exists():
+        return
+    npm = shutil.which("npm")
+    assert npm, f"npm is needed to install {folder / 'package.json'}"
+    subprocess.run(
+        [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=folder, check=True, timeout=timeout
+    )
 
 
 def register_host(manifest_dir: Path, browser_form: str, fantasma_home: Path) -> Path:

@@ -5,27 +5,18 @@ Chromium/Firefox manifest causes by design (Firefox ignores `background.service_
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from .harness import ROOT, npm_ci
+
 WEBEXT_DIR = Path(__file__).parent / "webext"
 EXPECTED_WARNINGS = {"BACKGROUND_SERVICE_WORKER_IGNORED"}
 
 
 def web_ext() -> Path:
-    binary = WEBEXT_DIR / "node_modules" / ".bin" / "web-ext"
-    if not binary.exists():
-        npm = shutil.which("npm")
-        assert npm, "npm is needed to install web-ext (tests/e2e/webext/package.json)"
-        subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=WEBEXT_DIR,
-            check=True,
-            timeout=300,
-        )
-    return binary
+    npm_ci(WEBEXT_DIR, ".bin/web-ext", timeout=300)
+    return WEBEXT_DIR / "node_modules" / ".bin" / "web-ext"
 
 
 def test_web_ext_lint_is_clean() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ..harness import host_request
+from ..harness import host_request, npm_ci
 from .cases import EMAIL, MARKERS, ORIGINAL, URL
 
 EDITORS_DIR = Path(__file__).parent
@@ -26,15 +26,7 @@ def _stale() -> bool:
 
 @pytest.fixture(scope="session", autouse=True)
 def editor_bundles() -> Path:
-    npm = shutil.which("npm")
-    if not (EDITORS_DIR / "node_modules" / "esbuild").exists():
-        assert npm, "npm is needed to install the editors (tests/e2e/editors/package.json)"
-        subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=EDITORS_DIR,
-            check=True,
-            timeout=600,
-        )
+    npm_ci(EDITORS_DIR, "esbuild", timeout=600)
     if _stale():
         node = shutil.which("node")
         assert node, "node is needed to bundle the editor pages"
