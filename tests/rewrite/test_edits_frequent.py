@@ -381,3 +381,14 @@ def test_fourth_batch_changes(text: str, expected: str) -> None:
 )
 def test_fourth_batch_must_not(text: str, forbidden: str) -> None:
     assert not any(forbidden in out for out in outputs(text)), sorted(outputs(text))
+
+
+def test_optional_commas_need_no_language_model_check() -> None:
+    # the fluency guard passed 0 of 7 of these in a sample although every one read naturally: a
+    # punctuation choice is not what a 135M model's log-probability can judge
+    text = "The order was given to belay the head braces, and the men waited in silence."
+    drops = [e for e in propose(text) if e.rule == "comma:coordinated-drop"]
+    assert drops and not any(e.needs_lm_check for e in drops)
+    text = "In this case, we must wait for the others."
+    drops = [e for e in propose(text) if e.rule == "comma:intro-drop"]
+    assert drops and not any(e.needs_lm_check for e in drops)

@@ -147,7 +147,7 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
             if m.group(1).startswith(",") and conj in ("and", "but"):
                 # The comma before a coordinated clause is optional: "X, and he left" -> "X and he left".
                 cs = s + m.start()
-                out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:coordinated-drop", not sure))
+                out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:coordinated-drop", False))
 
 
 _COORDINATED = re.compile(r"(?<=[^\W\d_]) (and|but) (i|he|she|we|they|it|there) (?=[^\W\d_])", re.I)
@@ -403,7 +403,7 @@ def _commas(doc: Doc, out: list[Edit]) -> None:
             and _is_noun(_words(pp.group("pp"))[-1].lower(), 0.5)
         ):
             cs = s + pp.end("pp")
-            out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:intro-drop", True))
+            out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:intro-drop", False))
         m = _INTRO_ADV.match(sent)
         if m and m.group("adv").lower() in _OPENING_ADVERBS and len(_words(sent)) >= 4:
             cs = s + m.end("adv")
