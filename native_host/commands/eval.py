@@ -40,6 +40,12 @@ def register(subparsers) -> None:
         help="rewrite each author's chunks against a surrogate attacker trained on that author's "
         "training chunks (as `fantasma profile add` would); default: typicality",
     )
+    parser.add_argument(
+        "--llm-windows",
+        action="store_true",
+        help="strong: add the language model's window rewrites to the edit search's pool "
+        "(off by default; the setting that compares rewriting models)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the changed sentences sampled to read")
     parser.add_argument("--model-dir", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=Path("eval-report"), help="where the JSON and PNG go")
@@ -80,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         out_dir=args.out,
         profile=args.profile,
         seed=args.seed,
+        llm_windows=args.llm_windows,
     )
     log = (lambda _: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     try:

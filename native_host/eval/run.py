@@ -61,6 +61,9 @@ class EvalOptions:
     # `fantasma profile add` gives a user); False: typicality against the shipped population.
     profile: bool = False
     seed: int = 0  # which changed sentences are sampled for reading
+    # strong: the LLM's window candidates join the search's pool (RewriteOptions.llm_windows); the
+    # setting that exercises the rewriting model, e.g. to compare a fine-tuned one (docs/train.md)
+    llm_windows: bool = False
 
 
 @dataclass
@@ -123,6 +126,7 @@ def _rewrite_chunk(text: str, options: EvalOptions, identifiability: Any = None)
         candidates=options.candidates,
         model_dir=options.model_dir,
         embedder_dir=options.embedder_dir,
+        llm_windows=options.llm_windows,
     )
     if options.max_new_tokens is not None:
         rewrite_options = replace(rewrite_options, max_new_tokens=options.max_new_tokens)
