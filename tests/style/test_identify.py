@@ -130,3 +130,14 @@ def test_stored_samples_train_a_profile_and_hold_no_text():
     ident = Identifiability.load(profile="stored")
     assert ident.mode == "profile" and not ident.message
     assert identify.clear_samples() and Identifiability.load(profile="stored").mode == "typicality"
+
+
+def test_objective_weighs_a_unit_of_z_more_in_the_family_that_links_most():
+    from native_host.style.identify import Z_FLOOR, objective
+
+    base = {"char3": 0.5, "delta": 3.0, "function_words": 0.5}
+    lower_delta = {**base, "delta": 2.0}
+    lower_char3 = {**base, "char3": -0.5}
+    assert objective(base) - objective(lower_delta) > objective(base) - objective(lower_char3) > 0
+    # a family safely unlinked stops pulling
+    assert objective({**base, "char3": Z_FLOOR - 1}) == objective({**base, "char3": Z_FLOOR - 5})
