@@ -392,3 +392,20 @@ def test_optional_commas_need_no_language_model_check() -> None:
     text = "In this case, we must wait for the others."
     drops = [e for e in propose(text) if e.rule == "comma:intro-drop"]
     assert drops and not any(e.needs_lm_check for e in drops)
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        # a correlative "yet" after a concession is not "but" (read in the eval's changed sentences)
+        ("Even if the party should resist, yet as such temptations arise, it may fail.", "resist, but as"),
+        # "immediately afterwards" is not "immediately subsequently" (ditto; the pair is denied)
+        ("He smiled, but immediately afterwards cast a look of aversion.", "immediately subsequently"),
+    ],
+)
+def test_eval_reading_fixes_must_not(text: str, forbidden: str) -> None:
+    assert not any(forbidden in out for out in outputs(text)), sorted(outputs(text))
+
+
+def test_plain_yet_still_becomes_but() -> None:
+    assert "It was late, but we went on." in outputs("It was late, yet we went on.")

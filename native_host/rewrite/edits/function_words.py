@@ -470,7 +470,7 @@ def _rules() -> list[Rule]:
             ("since",), "because", True, _all(_after_comma, _next_in(SUBJECT_PRONOUNS + " it there the this"))
         ),
         Rule(("as",), "because", True, _all(_after_comma, _next_in(SUBJECT_PRONOUNS + " it there"))),
-        Rule(("yet",), "but", False, _after_comma),
+        Rule(("yet",), "but", False, _all(_after_comma, _not(_concession_before))),
         Rule(("but",), "yet", True, _all(_after_comma, _next_in(SUBJECT_PRONOUNS + " it there the this"))),
         Rule(("though",), "however", True, _all(_after_comma, _clause_final_any)),
         Rule(("however",), "though", True, _all(_after_comma, _clause_final_any)),
@@ -1163,6 +1163,15 @@ _PLACES = set(
 
 def _prev_is_place(doc: Doc, i: int, j: int) -> bool:
     return _prev(doc, i) in _PLACES and _next(doc, j) is not None
+
+
+_CONCESSION = re.compile(r"\b(?:though|although|even if|notwithstanding)\b", re.I)
+
+
+def _concession_before(doc: Doc, i: int, j: int) -> bool:
+    """The sentence opened a concession before: "even if X, yet Y" is a correlative "yet", not "but"."""
+    s, _ = doc.sentences[doc.sentence_of(doc.tokens[i].start)]
+    return _CONCESSION.search(doc.text[s : doc.tokens[i].start]) is not None
 
 
 def _after_comma(doc: Doc, i: int, j: int) -> bool:
