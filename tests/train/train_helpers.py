@@ -2,33 +2,16 @@
 
 from __future__ import annotations
 
-VOCAB = 256
-EOS = 2
+from tests.engine.tiny_hybrid import TEXT_CONFIG
 
-QWEN35_TEXT_CONFIG = dict(
-    vocab_size=VOCAB,
-    hidden_size=64,
-    intermediate_size=128,
-    num_hidden_layers=4,  # linear, linear, linear, full
-    num_attention_heads=4,
-    num_key_value_heads=2,
-    head_dim=64,
-    linear_num_key_heads=2,
-    linear_num_value_heads=4,
-    linear_key_head_dim=16,
-    linear_value_head_dim=16,
-    linear_conv_kernel_dim=4,
-    max_position_embeddings=256,
-    rope_parameters={
-        "rope_type": "default",
-        "rope_theta": 10000.0,
-        "partial_rotary_factor": 0.25,
-        "mrope_section": [4, 2, 2],
-        "mrope_interleaved": True,
-    },
-    eos_token_id=EOS,
-    tie_word_embeddings=False,
-)
+__all__ = ["EOS", "QWEN35_TARGETS", "QWEN35_TEXT_CONFIG", "VOCAB", "onnx_logits", "toy_examples"]
+
+# The tiny random Qwen3.5 of the engine tests (one definition: tests/engine/tiny_hybrid.py), with the
+# smaller vocabulary the toy task's loss thresholds were set on (the tiny Llama of conftest.py shares it).
+VOCAB = 256
+QWEN35_TEXT_CONFIG = {**TEXT_CONFIG, "vocab_size": VOCAB}
+EOS = QWEN35_TEXT_CONFIG["eos_token_id"]
+
 # Gated DeltaNet projections and the attention/MLP linears of the full-attention layers.
 QWEN35_TARGETS = (
     "q_proj",
