@@ -7,7 +7,10 @@ and its mean over corpora, the share of sentence windows with an accepted LLM ca
 similarity, perplexity ratio, identifiability and guard rejections, all from each dir's
 eval_report.json and samples.jsonl (one line per rewritten chunk).
 
-    python -m train.compare base=DIR[,DIR...] fine-tuned=DIR[,DIR...] [--json]
+    python -m train.compare base=DIR[,DIR...] fine-tuned=DIR[,DIR...] [--judge MODEL_DIR] [--json]
+
+Each eval measures the perplexity ratio with its own --model-dir, so a fine-tuned model judges its own
+rewrites; `--judge` re-scores every model's chunks (original and rewritten) with one model (the base).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ATTACKER_NAMES = {"char3": "char 3-grams", "delta": "Cosine Delta", "function_words": "function words"}
 
@@ -73,6 +77,25 @@ def pooled(report_dirs: list[Path]) -> dict:
         "rejected_by_guard": dict(rejections.most_common()),
         "seconds": sum(c["seconds"] for c in chunks),
     }
+
+
+def judge_perplexity(figures: dict, report_dirs: list[Path], engine: Any) -> None:
+    """Replace the perplexity ratios in `figures` with those of `engine` on the same chunks."""
+    from native_host.eval.naturalness import perplexity_ratios
+
+    chunks = [
+        json.loads(line)
+        for directory in report_dirs
+        for line in (Path(directory) / "samples.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    ratios = [
+        r
+        for r in perplexity_ratios(engine, [c["original"] for c in chunks], [c["rewritten"] for c in chunks])
+        if r is not None
+    ]
+    figures["perplexity_ratio"] = sum(ratios) / len(ratios) if ratios else None
+    figures["max_perplexity_ratio"] = max(ratios) if ratios else None
 
 
 def _pct(x: float | None) -> str:
@@ -185,10 +208,20 @@ def _parse(spec: str) -> tuple[str, list[Path]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m train.compare", description=__doc__.split("\n\n")[0])
     parser.add_argument("models", nargs="+", type=_parse, help="LABEL=DIR[,DIR...], the reference first")
+    parser.add_argument(
+        "--judge", type=Path, default=None, help="model dir that scores every model's perplexity ratio"
+    )
     parser.add_argument("--json", action="store_true", help="the pooled figures as JSON")
     args = parser.parse_args(argv)
     try:
         models = {label: pooled(dirs) for label, dirs in args.models}
+        if args.judge is not None:
+            from native_host.engine import Engine
+
+            engine = Engine.load(args.judge)
+            for label, dirs in args.models:
+                judge_perplexity(models[label], dirs, engine)
+                models[label]["perplexity_judge"] = str(args.judge)
     except (OSError, ValueError, KeyError) as exc:
         print(f"train.compare: {exc}", file=sys.stderr)
         return 2
