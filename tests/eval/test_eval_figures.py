@@ -115,3 +115,21 @@ def test_a_stretch_of_changed_sentences_is_read_sentence_by_sentence():
         ("The second one stayed close.", "The second one stayed near."),
         ("The third one was reworded completely.", "A new wording for the third."),
     ]
+
+
+def test_a_sentence_split_twice_is_one_pair():
+    # strong's two passes can split a sentence and then one of its halves again
+    original = (
+        "Nothing changed here. The pan began to boil, and he turned to the bowl; I guessed it was supper. "
+        "The end stays."
+    )
+    rewritten = (
+        "Nothing changed here. The pan started to boil. He turned to the bowl. I guessed it was supper. "
+        "The end stays."
+    )
+    assert sentences.changed_pairs(original, rewritten) == [
+        (
+            "The pan began to boil, and he turned to the bowl; I guessed it was supper.",
+            "The pan started to boil. He turned to the bowl. I guessed it was supper.",
+        )
+    ]
