@@ -78,7 +78,8 @@ class ChunkOutcome:
     llm_windows: int
     windows: int
     reason: str
-    rejections: dict[str, int] = field(default_factory=dict)  # guard → rejected candidates
+    # guard → rejected window candidates; "search:<guard>" → edits the strong search reverted
+    rejections: dict[str, int] = field(default_factory=dict)
     perplexity_ratio: float | None = None  # rewritten / original, by the default model
     identifiability_before: float | None = None  # the surrogate's score, 0..1
     identifiability_after: float | None = None
@@ -170,11 +171,15 @@ _GUARD = re.compile(r"\[(\w+)\]")
 
 
 def _rejections(result) -> dict[str, int]:
+    """guard -> LLM window candidates it rejected, and "search:<guard>" -> edits the strong search
+    reverted for failing it (the search's own `rejected`)."""
     counts: Counter[str] = Counter()
     for window in result.windows:
         for line in window.rejected:
             match = _GUARD.search(line)
             counts[match.group(1) if match else "other"] += 1
+    for guard, n in ((getattr(result, "search", None) or {}).get("rejected") or {}).items():
+        counts[f"search:{guard}"] += int(n)
     return dict(counts)
 
 
@@ -479,7 +484,7 @@ def format_table(report: dict) -> str:
     lines.append("goals: " + ", ".join(f"{k}={'yes' if v else 'no'}" for k, v in goals.items()))
     if report.get("rejections_by_guard"):
         lines.append(
-            "rejected candidates by guard: "
+            "rejected candidates and search edits by guard: "
             + ", ".join(f"{guard} {n}" for guard, n in report["rejections_by_guard"].items())
         )
     return "\n".join(lines)

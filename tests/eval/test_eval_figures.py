@@ -133,3 +133,14 @@ def test_a_sentence_split_twice_is_one_pair():
             "The pan started to boil. He turned to the bowl. I guessed it was supper.",
         )
     ]
+
+
+def test_rejections_count_window_candidates_and_the_searchs_reverted_edits():
+    from types import SimpleNamespace
+
+    from native_host.eval.run import _rejections
+
+    window = SimpleNamespace(rejected=["candidate 1 [length]: too long", "candidate 2 [meaning]: 0.80"])
+    result = SimpleNamespace(windows=[window], search={"rejected": {"fluency": 3, "whole:markers": 1}})
+    assert _rejections(result) == {"length": 1, "meaning": 1, "search:fluency": 3, "search:whole:markers": 1}
+    assert _rejections(SimpleNamespace(windows=[], search=None)) == {}
