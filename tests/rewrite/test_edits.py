@@ -100,6 +100,9 @@ def test_function_word_changes(text: str, expected: str) -> None:
         ("It is all the same to me.", "It is all of the same to me."),
         ("So many people came.", "Therefore, many people came."),
         ("I like the idea.", "I such as the idea."),
+        # "such as to" is "of a kind to", not "for example" (read in the eval's changed sentences)
+        ("They were not such as to create alarm.", "They were not like to create alarm."),
+        ("The faults were such as to alarm us.", "The faults were like to alarm us."),
         ("He talked about the war.", "He talked around the war."),
         ("Once upon a time there was a king.", "Once on a time there was a king."),
         ("He turned on the light.", "He turned upon the light."),

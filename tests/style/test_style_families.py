@@ -65,6 +65,11 @@ GOLDEN = [
         "Hail, UNITED AMERICA! We love America. I was VERY ANGRY.",
         "Hail, {UNITED->United} {AMERICA->America}! We love America. I was {VERY->very} {ANGRY->angry}.",
     ),
+    (  # a roman numeral is a number, not shouting ("Chapter viii" was seen in the eval)
+        "capitalization.all_caps_emphasis",
+        "CHAPTER VIII. The end of PART XIV came.",
+        "{CHAPTER->Chapter} VIII. The end of {PART->part} XIV came.",
+    ),
     (
         "capitalization.all_lowercase",
         "one here. two there. three now.",

@@ -295,7 +295,13 @@ def _rules() -> list[Rule]:
     r += _group(["currently", "at present", "at the moment"], frozenset({"at the moment"}))
     r += [Rule(("at", "present"), "now")]
     r += [
-        Rule(("such", "as"), "like", False, _prev_not_in("just")),
+        # "such as" = "for example" only: "were not such as to alarm" (of a kind to) is another phrase
+        Rule(
+            ("such", "as"),
+            "like",
+            False,
+            _all(_prev_not_in("just not be is are was were been"), _next_not_in("to")),
+        ),
         Rule(("like",), "such as", True, _like_example),
     ]
     r += [

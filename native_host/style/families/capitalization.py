@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from native_host.style import data
 from native_host.style.document import Document
 from native_host.style.model import Observation, Span, Target
@@ -14,6 +16,9 @@ _MIN_SENTENCES = 3
 _LOWERCASE_SHARE = 0.75
 _CAPS_MIN_LEN = 3
 _CAPS_MIN_ZIPF = 3.5  # the lower-case form must be an ordinary word, so "NASA" is not shouting
+# Roman numerals up to 399 ("CHAPTER VIII", "Part XIV") are numbers, not shouting; "viii" would lose the
+# number. D and M are left out so that words such as MIX and DIM still count.
+_ROMAN = re.compile(r"C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
 
 
 def observe(doc: Document, target: Target) -> list[Observation]:
@@ -32,6 +37,7 @@ def observe(doc: Document, target: Target) -> list[Observation]:
             len(word) >= _CAPS_MIN_LEN
             and word.isupper()
             and word not in acronyms
+            and not _ROMAN.fullmatch(word)
             and "'" not in lower
             and data.zipf(lower) >= _CAPS_MIN_ZIPF
         ):
