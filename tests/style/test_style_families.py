@@ -13,6 +13,9 @@ GOLDEN = [
     ("punctuation.em_dash", "ages — whilst mad—and", "ages{ — ->, }whilst mad{—->, }and"),
     ("punctuation.em_dash", "— Hello there", "{—} Hello there"),
     ("punctuation.em_dash", "this -- that", "this{ -- ->, }that"),
+    # before a new clause a comma would splice two sentences: reported, not replaced (seen in the eval)
+    ("punctuation.em_dash", "lay Pilot—Adèle knelt", "lay Pilot{—}Adèle knelt"),
+    ("punctuation.em_dash", "he left — she stayed", "he left {—} she stayed"),
     ("punctuation.en_dash", "pages 3–5 and now – then", "pages 3{–->-}5 and now{ – ->, }then"),
     ("punctuation.ellipsis", "Well... The end...", "Well{...->.} The end{...->.}"),
     ("punctuation.ellipsis", "wait… what", "wait{…->,} what"),

@@ -12,6 +12,8 @@ FAMILY = "punctuation"
 EDITS = True  # whether this family proposes replacements for the neutralizer
 
 _DASH = re.compile(r"—|―|(?<![-!<])--(?![->])|–")
+# A capitalized word or a subject pronoun right after a dash starts a new clause more often than not.
+_CLAUSE_START = re.compile(r"(?:[A-Z]|(?:he|she|it|they|we|you|i|there)\b)")
 _ELLIPSIS = re.compile(r"\.{3,}|…+|\. \. \.")
 _BANGS = re.compile(r"[!?]{2,}")
 # Whitespace runs start only where the run starts and never backtrack (++): a run of 20,000 spaces
@@ -90,7 +92,11 @@ def _dash_span(text: str, start: int, end: int) -> Span:
     prev = text[s - 1] if s else ""
     nxt = text[e] if e < len(text) else ""
     # Only a dash with a word on both sides reads as a comma; "O—," (a blanked name) or "— Hello" do not.
+    # Nor does one before a new clause ("lay Pilot—Adèle knelt", "he left—she stayed"): a comma there
+    # would splice two sentences, so that dash is reported without a replacement.
     if prev and nxt and (prev.isalpha() or prev in ")\"'”’") and (nxt.isalpha() or nxt in "“‘("):
+        if _CLAUSE_START.match(text, e):
+            return Span(start, end, dash, None)
         return Span(s, e, text[s:e], ", ")
     return Span(start, end, dash, None)
 
