@@ -905,23 +905,19 @@ def _prev_subject_not_i(doc: Doc, i: int, j: int) -> bool:
     )
 
 
-def _both_and_follows(doc: Doc, i: int, j: int) -> bool:
-    """ "both the army and the navy": the "and" comes within four plain words."""
-    for k in range(j + 1, min(j + 5, len(doc.tokens))):
-        if not doc.plain_gap(k - 1):
-            return False
-        if doc.norms[k] == "and":
-            return True
-    return False
+def _partner_follows(word: str) -> Cond:
+    """ "both the army and the navy", "either the army or": the partner word comes within four plain
+    words."""
 
+    def cond(doc: Doc, i: int, j: int) -> bool:
+        for k in range(j + 1, min(j + 5, len(doc.tokens))):
+            if not doc.plain_gap(k - 1):
+                return False
+            if doc.norms[k] == word:
+                return True
+        return False
 
-def _either_or_follows(doc: Doc, i: int, j: int) -> bool:
-    for k in range(j + 1, min(j + 5, len(doc.tokens))):
-        if not doc.plain_gap(k - 1):
-            return False
-        if doc.norms[k] == "or":
-            return True
-    return False
+    return cond
 
 
 def _common_word_rules() -> list[Rule]:
@@ -1048,8 +1044,8 @@ def _common_word_rules() -> list[Rule]:
             _prev_in("is was are were be been has have had will would may can must"),
         ),
         Rule(("likewise",), "also", False, _not(_sentence_initial_comma)),
-        Rule(("both", "the"), "the", False, _both_and_follows),
-        Rule(("either", "the"), "the", True, _either_or_follows),
+        Rule(("both", "the"), "the", False, _partner_follows("and")),
+        Rule(("either", "the"), "the", True, _partner_follows("or")),
     ]
     r += [
         # "a tax on imports" -> "a tax upon imports": "on" before a determiner after a noun (not the
