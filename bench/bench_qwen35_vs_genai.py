@@ -1,7 +1,7 @@
 """Our Qwen3.5 int4 export vs onnxruntime-genai's and llama.cpp's, on a random checkpoint of the exact 0.8B text shape.
 
     .venv/bin/python bench/bench_qwen35_vs_genai.py [--rebuild-peer] [--threads N] [--trials N]
-        [--llamacpp-python PATH]
+        [--llamacpp-python PATH] [--against TREE ...]
 
 Builds (once, cached under bench/out/) a random-weight Qwen3_5ForConditionalGeneration with the
 Qwen3.5-0.8B text shape in the real VLM layout (bf16 save_pretrained; the vision tower is shrunk to
@@ -18,6 +18,10 @@ one tiny block: both exporters ignore it), exports it with ours (every run) and 
 Peers: ours (our graph on our engine's runner: IO binding, states updated in place), genai (its graph
 on its own runtime), genai-graph (its graph on plain onnxruntime with IO binding, states as fresh
 outputs: separates the graphs from the runtimes), llamacpp (llama-cpp-python, Q4_0, when available).
+`--against TREE` adds our engine as it was in another checkout of this repository (a `git worktree` or
+`git archive` of an older commit) as a peer: its own exporter writes its own model dir from the same
+checkpoint (cached per tree), and its children import that tree's `native_host` (PYTHONPATH), so old and
+new decode are measured in the same run, interleaved, whatever the machine's speed that hour.
 Same intra-op thread count for all. End to end = one fresh process: load + 128-token prompt + 128
 greedy tokens (what a user waits for on a first request), interleaved like the speed trials.
 
@@ -334,10 +338,52 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run_child(arguments: list[str], threads: int, python: str | None = None) -> dict:
+def run_child(
+    arguments: list[str], threads: int, python: str | None = None, tree: Path | None = None
+) -> dict:
+    """This script in a fresh process; with `tree`, `native_host` is imported from that checkout."""
+    import os
+
     cmd = [python or sys.executable, __file__, *arguments, "--threads", str(threads)]
-    done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    env = {**os.environ, "PYTHONPATH": str(tree)} if tree is not None else None
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def tree_label(tree: Path) -> str:
+    """`ours@<short commit>` for a git checkout, else `ours@<directory name>`."""
+    probe = subprocess.run(
+        ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return f"ours@{probe.stdout.strip() if probe.returncode == 0 else tree.name}"
+
+
+def export_in_tree(tree: Path, label: str, threads: int) -> Path:
+    """The checkpoint exported by another checkout's exporter (int4, block 32, accuracy level 4, as
+    ours), cached under bench/out/ by label; prepared with that tree's Engine.prepare where it has one."""
+    import os
+
+    out = OUT / f"qwen35_0.8b_{label.replace('@', '_at_')}_int4"
+    if (out / "fantasma_model.json").is_file():
+        return out
+    print(f"exporting with {label}'s exporter ({tree}) ...", flush=True)
+    export_script = (
+        "import sys; from pathlib import Path; from export.graph import Precision; "
+        "from export.qwen35 import export; from export.registry import ExportOptions; "
+        "export(Path(sys.argv[1]), Path(sys.argv[2]), "
+        "ExportOptions(precision=Precision('int4', block_size=32, accuracy_level=4)))"
+    )
+    # after the rename: the checks cache is keyed by the final path (as in `fantasma setup`)
+    prepare_script = (
+        "import sys; from pathlib import Path; from native_host.engine import Engine\n"
+        "if hasattr(Engine, 'prepare'): Engine.prepare(Path(sys.argv[1]), threads=int(sys.argv[2]))"
+    )
+    partial = out.with_name(out.name + ".partial")
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    subprocess.run([sys.executable, "-c", export_script, str(CKPT), str(partial)], check=True, env=env)
+    partial.rename(out)
+    subprocess.run([sys.executable, "-c", prepare_script, str(out), str(threads)], check=True, env=env)
+    return out
 
 
 def lower_is_better(metric: str) -> bool:
@@ -406,6 +452,14 @@ def main() -> int:
     parser.add_argument("--measure-speed", choices=tuple(RUNNERS), help=argparse.SUPPRESS)
     parser.add_argument("--measure-e2e", choices=tuple(RUNNERS), help=argparse.SUPPRESS)
     parser.add_argument("--llamacpp-python", help="an interpreter with llama-cpp-python installed")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="TREE",
+        help="also measure our engine and exporter as in this checkout of an older commit",
+    )
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure_memory:
@@ -439,6 +493,11 @@ def main() -> int:
     llamacpp_python = find_llamacpp(args.llamacpp_python)
     dirs: dict[str, Path] = {"ours": OURS, "peer": PEER, "peer_graph": PEER}
     pythons: dict[str, str | None] = dict.fromkeys(dirs)
+    trees: dict[str, Path] = {}  # ours@<commit> peers: our runner from another checkout
+    for tree in args.against:
+        label = tree_label(tree.resolve())
+        dirs[label], trees[label] = export_in_tree(tree.resolve(), label, args.threads), tree.resolve()
+        pythons[label] = None
     if llamacpp_python is None:
         print("llama.cpp peer skipped: no interpreter with llama_cpp (pass --llamacpp-python)", flush=True)
     else:
@@ -450,7 +509,10 @@ def main() -> int:
             print(f"llama.cpp peer skipped: building its GGUF failed: {' | '.join(tail)}", flush=True)
 
     def child(mode: str, kind: str) -> dict:
-        return run_child([mode, kind, "--dir", str(dirs[kind])], args.threads, pythons[kind])
+        runner = "ours" if kind in trees else kind
+        return run_child(
+            [mode, runner, "--dir", str(dirs[kind])], args.threads, pythons[kind], trees.get(kind)
+        )
 
     rows: dict[str, dict[str, float]] = {}
     for kind in dirs:
@@ -481,6 +543,9 @@ def main() -> int:
                 ratios[kind][metric] = statistics.median(o / p for o, p in pairs)
     rows["ours"]["export_s"], rows["peer"]["export_s"] = ours_export_s, peer_export_s
     rows["peer_graph"]["export_s"] = peer_export_s
+    for label in trees:
+        rows[label]["size_mb"] = dir_bytes(dirs[label]) / 1e6
+        rows[label]["export_s"] = float("nan")  # cached per tree
     rows["ours"]["size_mb"] = dir_bytes(OURS) / 1e6
     rows["peer"]["size_mb"] = rows["peer_graph"]["size_mb"] = dir_bytes(PEER) / 1e6
     if "llamacpp" in rows:
@@ -501,7 +566,7 @@ def main() -> int:
         "size_mb",
         "export_s",
     ]
-    names = {"peer": "genai", "peer_graph": "genai-graph", "llamacpp": "llama.cpp"}
+    names = {"peer": "genai", "peer_graph": "genai-graph", "llamacpp": "llama.cpp", **{t: t for t in trees}}
     print(
         f"\nQwen3.5-0.8B shape, random weights, {text_params / 1e6:.0f} M text params, {args.threads} threads"
     )

@@ -353,6 +353,7 @@ class Engine:
             for index, row in enumerate(rows):
                 if row:
                     results[index] = self._score_row(prefix_states, first, row, capacity, piece)
+            self.runner.release_binding()
         return results
 
     def _score_row(
@@ -461,6 +462,7 @@ class Engine:
                         break
                 if finished:
                     break
+            self.runner.release_binding()  # it holds this generation's state buffers
         return stream.result(len(prompt), stats.timings(len(stream.token_ids)))
 
     @staticmethod
@@ -634,6 +636,7 @@ class Engine:
                 stats.forward_passes += 1
                 for i, row in enumerate(active):
                     pending[row] = samplers[row].choose(logits[i, -1])
+            self.runner.release_binding()
         generated = sum(len(s.token_ids) for s in streams)
         timings = stats.timings(generated)
         return [s.result(len(prompt), dict(timings)) for s in streams]

@@ -87,3 +87,35 @@ def test_in_place_fixed_states_match_fresh_outputs_and_leave_cached_prefixes_int
         assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
     finally:
         hybrid_engine.clear_prefixes()
+
+
+def test_kept_binding_gives_the_logits_of_a_fresh_binding(hybrid_engine, monkeypatch):
+    """The decode loop's passes reuse one binding of the in-place state buffers (Runner._run_in_place).
+    Its logits equal those of a new binding per pass bit for bit, each returned array survives the
+    next pass, and new buffers (a fresh generation, a grown capacity) get bound instead of stale ones."""
+    runner = hybrid_engine.runner
+    chunks = [[5, 17, 42, 99], [7], [5, 17], [150], [3]]
+
+    def run_all(capacity: int) -> list[np.ndarray]:
+        states, out = runner.empty_states(1, capacity=capacity), []
+        for chunk in chunks:
+            logits, states = runner.forward(np.array([chunk]), states, keep=len(chunk))
+            out.append(logits)
+        return out
+
+    kept = run_all(16)
+    kept_again = run_all(16)  # new buffers: the binding must follow them
+    grown = run_all(5)  # capacity exceeded after 5 tokens: to_buffers makes new, larger buffers
+    runner.release_binding()
+    with monkeypatch.context() as patch:  # every pass through a new binding (the path for other states)
+
+        def fresh_binding(tokens, mask, keep_array, states):
+            runner.release_binding()
+            return original(tokens, mask, keep_array, states)
+
+        original = runner._run_in_place
+        patch.setattr(runner, "_run_in_place", fresh_binding)
+        fresh = run_all(16)
+    for a, b, c, d in zip(kept, kept_again, grown, fresh, strict=True):
+        assert np.array_equal(a, d) and np.array_equal(b, d) and np.array_equal(c, d)
+    assert len({id(a) for a in kept}) == len(kept)
