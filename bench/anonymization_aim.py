@@ -1,0 +1,294 @@
+"""Does the surrogate aim where the eval's attackers look? A fast diagnostic for issue 10.
+
+    PYTHONPATH=. python bench/anonymization_aim.py [--corpora federalist] [--test-chunks 4]
+
+For each corpus: the eval's split (`split_corpus`, 10 test chunks per author, 30 training chunks), the
+eval's three attackers trained exactly as `fantasma eval` trains them, and the `--profile` surrogate
+of each author exactly as the eval builds it (`native_host.eval.run._surrogates`: the author's training
+chunks, the population without the corpus under test). Then, for every edit the proposers offer on a
+test chunk (`native_host.rewrite.edits.propose`, each edit applied alone, no guards):
+
+- the surrogate's gain per family (z before − z after) against the attacker's margin drop (true
+  author's score − the best other candidate's, before − after);
+- Spearman's rho per family, pooled over all edits of the slice and the mean within a chunk (the search
+  ranks a chunk's edits against each other, so the within-chunk figure is the one that matters);
+- top-10 overlap: of the surrogate's 10 best edits of a chunk, how many are among the attacker's 10
+  best (mean per chunk; random picking scores about 10·10/edits);
+- aim: the attacker's margin drop summed over the surrogate's top 10 over the same sum over the
+  attacker's own top 10 (1 = perfect aim, 0 = no better than edits that do nothing);
+- `objective` against `joint` (the three margins, each divided by its spread over the test chunks,
+  summed): what the search minimizes against what would flip all three attackers at once;
+- greedy: the edits picked one at a time by the surrogate's objective (no guards, the `strong` budget:
+  25% of the words and 12 edits per 100 words), then the attackers' accuracy on the result — an upper
+  bound of what the search can do with this surrogate; `--oracle` adds the same greedy picking by the
+  attackers' joint margin (the aim a perfect surrogate would have).
+
+Runs in a few minutes on one core (surrogate training dominates). Nothing here tunes the attackers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from native_host.eval.attackers import ATTACKERS, function_word_features, words  # noqa: E402
+from native_host.eval.corpora import _spread, find_corpus, load_manifest, split_corpus  # noqa: E402
+from native_host.eval.run import _surrogates, parse_corpus_spec  # noqa: E402
+from native_host.rewrite.edits import propose  # noqa: E402
+from native_host.rewrite.search import BUDGETS, _changed_words  # noqa: E402
+from native_host.style import identify, protected_spans  # noqa: E402
+
+PAIRS = {"char3": "char3", "delta": "delta", "function_words": "function_words", "objective": "joint"}
+TOP = 10
+
+
+def margins(attacker: Any, name: str, texts: Sequence[str], author: str) -> np.ndarray:
+    """The attacker's score for the true author minus the best other candidate's (> 0 = attributed)."""
+    if name == "char3":
+        d = attacker.model.decision_function(attacker.vectorizer.transform(texts))
+        classes = list(attacker.model.classes_)
+    elif name == "function_words":
+        d = attacker.model.decision_function(function_word_features(texts))
+        classes = list(attacker.model.classes_)
+    else:
+        z = (attacker._frequencies([Counter(words(t)) for t in texts]) - attacker.mean) / attacker.std
+        zn = z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-12)
+        cn = attacker.centroids / (np.linalg.norm(attacker.centroids, axis=1, keepdims=True) + 1e-12)
+        d = zn @ cn.T
+        classes = list(attacker.authors)
+    if d.ndim == 1:  # a two-author corpus: one decision value for classes_[1]
+        d = np.stack([-d, d], axis=1)
+    i = classes.index(author)
+    return d[:, i] - np.delete(d, i, axis=1).max(axis=1)
+
+
+def apply_edits(text: str, edits: Sequence[Any]) -> str:
+    for e in sorted(edits, key=lambda e: -e.start):
+        text = text[: e.start] + e.replacement + text[e.end :]
+    return text
+
+
+def rankdata(x: np.ndarray) -> np.ndarray:
+    order = np.argsort(x, kind="stable")
+    ranks = np.empty(len(x))
+    ranks[order] = np.arange(len(x))
+    # ties get their mean rank
+    _, inverse = np.unique(x, return_inverse=True)
+    sums = np.bincount(inverse, weights=ranks)
+    counts = np.bincount(inverse)
+    return (sums / counts)[inverse]
+
+
+def spearman(a: np.ndarray, b: np.ndarray) -> float:
+    if len(a) < 3 or np.ptp(a) == 0 or np.ptp(b) == 0:
+        return float("nan")
+    return float(np.corrcoef(rankdata(a), rankdata(b))[0, 1])
+
+
+@dataclass
+class ChunkEdits:
+    author: str
+    gains: dict[str, np.ndarray]  # surrogate family (and "objective") -> gain per edit
+    drops: dict[str, np.ndarray]  # attacker (and "joint") -> margin drop per edit
+
+
+@dataclass
+class CorpusFigures:
+    corpus: str
+    chunks: list[ChunkEdits] = field(default_factory=list)
+    accuracy: dict[str, dict[str, float]] = field(default_factory=dict)  # picker -> attacker -> acc
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def _budget(text: str) -> tuple[int, int]:
+    n_words = len(text.split())
+    budget = BUDGETS["strong"]
+    return max(1, int(budget.max_change * n_words)), max(
+        1, int(np.ceil(budget.edits_per_100_words * n_words / 100))
+    )
+
+
+def _greedy(
+    text: str, edits: Sequence[Any], gain_of: Callable[[list[Any], list[Any]], np.ndarray]
+) -> list[Any]:
+    """Edits picked one at a time by the best gain, never overlapping, within the strong budget."""
+    max_words, max_edits = _budget(text)
+    chosen: list[Any] = []
+    used = 0
+    live = list(edits)
+    while live and len(chosen) < max_edits:
+        g = gain_of(chosen, live)
+        best = int(np.argmax(g))
+        if g[best] <= 1e-4:
+            break
+        e = live.pop(best)
+        w = _changed_words(text[e.start : e.end], e.replacement)
+        if used + w > max_words:
+            continue
+        chosen.append(e)
+        used += w
+        live = [x for x in live if x.end < e.start or x.start > e.end]
+    return chosen
+
+
+def surrogate_greedy(text: str, edits: Sequence[Any], ident: identify.Identifiability) -> str:
+    """Greedy by the surrogate's objective, scored incrementally as the search scores it."""
+    state = ident.state(text)
+    applied: list[Any] = []
+
+    def shifted(e: Any) -> tuple[int, int]:
+        shift = sum(len(c.replacement) - (c.end - c.start) for c in applied if c.end <= e.start)
+        return e.start + shift, e.end + shift
+
+    def gain_of(chosen: list[Any], live: list[Any]) -> np.ndarray:
+        for c in chosen[len(applied) :]:  # apply what was picked since the last call
+            state.apply(*shifted(c), c.replacement)
+            applied.append(c)
+        now = state.objective()
+        return np.asarray(
+            [now - identify.objective(state.zs_with(state.delta(*shifted(e), e.replacement))) for e in live]
+        )
+
+    return apply_edits(text, _greedy(text, edits, gain_of))
+
+
+def oracle_greedy(text: str, edits: Sequence[Any], joint: Callable[[Sequence[str]], np.ndarray]) -> str:
+    """Greedy by the attackers' own joint margin (what a perfect surrogate would pick)."""
+
+    def gain_of(chosen: list[Any], live: list[Any]) -> np.ndarray:
+        now = joint([apply_edits(text, chosen)])[0]
+        return now - joint([apply_edits(text, [*chosen, e]) for e in live])
+
+    return apply_edits(text, _greedy(text, edits, gain_of))
+
+
+def run_corpus(spec: str, test_chunks: int, train_chunks: int, oracle: bool) -> CorpusFigures:
+    name, n_authors = parse_corpus_spec(spec)
+    t0 = time.perf_counter()
+    split = split_corpus(find_corpus(name, load_manifest()), n_authors or 3, 10, train_chunks)
+    train_texts = [c.text for c in split.train]
+    train_authors = [c.author for c in split.train]
+    attackers = {k: cls().fit(train_texts, train_authors) for k, cls in ATTACKERS.items()}
+    surrogates = _surrogates(split, True)
+    figures = CorpusFigures(split.corpus)
+    figures.seconds["train"] = time.perf_counter() - t0
+    test = []
+    for author in split.authors:
+        own = [c for c in split.test if c.author == author]
+        test.extend(own[i] for i in _spread(len(own), test_chunks))
+    # each attacker's margin spread over the test chunks: the units of the joint margin
+    scale = {
+        k: float(np.std(np.concatenate([margins(a, k, [c.text], c.author) for c in test]))) + 1e-9
+        for k, a in attackers.items()
+    }
+
+    def all_margins(texts: Sequence[str], author: str) -> dict[str, np.ndarray]:
+        out = {k: margins(a, k, texts, author) for k, a in attackers.items()}
+        out["joint"] = sum(out[k] / scale[k] for k in attackers)  # type: ignore[assignment]
+        return out
+
+    t0 = time.perf_counter()
+    finals: dict[str, list[str]] = {"original": [c.text for c in test], "surrogate": []}
+    if oracle:
+        finals["oracle"] = []
+    for chunk in test:
+        edits = propose(chunk.text, [(s, e) for s, e, _ in protected_spans(chunk.text)])
+        if not edits:
+            continue
+        ident = surrogates[chunk.author]
+        state = ident.state(chunk.text)
+        z0 = state.zs()
+        o0 = state.objective()
+        gains: dict[str, list[float]] = {f: [] for f in [*z0, "objective"]}
+        for e in edits:
+            zs = state.zs_with(state.delta(e.start, e.end, e.replacement))
+            for f in z0:
+                gains[f].append(z0[f] - zs[f])
+            gains["objective"].append(o0 - identify.objective(zs))
+        before = all_margins([chunk.text], chunk.author)
+        after = all_margins([apply_edits(chunk.text, [e]) for e in edits], chunk.author)
+        figures.chunks.append(
+            ChunkEdits(
+                chunk.author,
+                {f: np.asarray(v) for f, v in gains.items()},
+                {k: before[k][0] - after[k] for k in before},
+            )
+        )
+        finals["surrogate"].append(surrogate_greedy(chunk.text, edits, ident))
+        if oracle:
+            author = chunk.author
+            finals["oracle"].append(
+                oracle_greedy(chunk.text, edits, lambda texts, a=author: all_margins(texts, a)["joint"])
+            )
+    figures.seconds["edits"] = time.perf_counter() - t0
+    authors = [c.author for c in test]
+    for picker, texts in finals.items():
+        if len(texts) != len(test):
+            continue
+        figures.accuracy[picker] = {
+            k: float(np.mean([p == a for p, a in zip(att.predict(texts), authors, strict=True)]))
+            for k, att in attackers.items()
+        }
+    return figures
+
+
+def summarize(fig: CorpusFigures) -> list[str]:
+    lines = [
+        f"{fig.corpus}: {len(fig.chunks)} test chunks, "
+        + ", ".join(f"{k} {v:.1f} s" for k, v in fig.seconds.items())
+    ]
+    lines.append(
+        f"  {'surrogate':<15} {'attacker':<15} {'rho pooled':>10} {'rho chunk':>10} {'top-10':>7} {'aim':>6}"
+    )
+    for family, attacker in PAIRS.items():
+        g_all = np.concatenate([c.gains[family] for c in fig.chunks])
+        d_all = np.concatenate([c.drops[attacker] for c in fig.chunks])
+        rhos, overlaps, aims = [], [], []
+        for c in fig.chunks:
+            g, d = c.gains[family], c.drops[attacker]
+            rhos.append(spearman(g, d))
+            k = min(TOP, len(g))
+            top_g = set(np.argsort(-g, kind="stable")[:k])
+            top_d = np.argsort(-d, kind="stable")[:k]
+            overlaps.append(len(top_g & set(top_d)))
+            best = float(np.clip(d[top_d], 0, None).sum())
+            if best > 0:
+                aims.append(float(d[list(top_g)].sum()) / best)
+        lines.append(
+            f"  {family:<15} {attacker:<15} {spearman(g_all, d_all):>10.3f} {np.nanmean(rhos):>10.3f} "
+            f"{np.mean(overlaps):>7.2f} {np.mean(aims):>6.2f}"
+        )
+    edits = np.mean([len(c.gains["objective"]) for c in fig.chunks])
+    lines.append(f"  edits per chunk {edits:.1f}; random top-10 overlap ≈ {TOP * TOP / edits:.2f}")
+    lines.append("  greedy, no guards (accuracy of the eval's attackers on these chunks):")
+    for picker, acc in fig.accuracy.items():
+        lines.append("    " + f"{picker:<10} " + "  ".join(f"{k} {100 * v:5.1f}" for k, v in acc.items()))
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpora", default="federalist", help="comma-separated, as `fantasma eval`")
+    parser.add_argument("--test-chunks", type=int, default=4, help="of the eval's 10 per author")
+    parser.add_argument("--train-chunks", type=int, default=30)
+    parser.add_argument("--oracle", action="store_true", help="also greedy by the attackers' joint margin")
+    args = parser.parse_args()
+    for spec in args.corpora.split(","):
+        fig = run_corpus(spec, args.test_chunks, args.train_chunks, args.oracle)
+        print("\n".join(summarize(fig)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
