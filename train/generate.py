@@ -68,6 +68,13 @@ def completion_ids(engine: Any, messages: list[dict], prompt_ids: list[int], ans
     raise ValueError("the chat template ends the assistant turn with no end-of-turn token")
 
 
+def window_messages(source: str) -> list[dict]:
+    """The chat messages the pipeline sends for `source` (its markers and protected tokens named)."""
+    style = pipeline._style()
+    required = guards.protected_tokens(source, (), style.protected_spans(source))
+    return prompt.build_messages(source, list(pipeline.count_markers(source)), required)
+
+
 def judge_window(
     engine: Any,
     embedder: Any,

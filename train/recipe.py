@@ -10,6 +10,11 @@
 
 Each stage writes its output atomically or appends line by line, and a finished stage is skipped on a
 rerun, so a killed run goes on where it stopped (`fantasma train` with the same arguments).
+
+A run can be extended: rerun with more `--rounds` and `--windows` (and another selection or generating
+model) and the finished rounds stay as they are; the new rounds get the windows no round has used
+(windows.jsonl grows with the same seeded draw). Each round records its windows and generating model
+in `slice.json` when it starts.
 """
 
 from __future__ import annotations
@@ -26,6 +31,10 @@ from pathlib import Path
 from train.data import DEFAULT_CORPORA, TrainingWindow, training_windows
 from train.generate import GenerateConfig, generate, read_records
 from train.lora import LoraTrainConfig, train_adapter
+from train.select import ChunkIdentifiability, SelectionConfig, select_examples
+
+# Settings a rerun may change on an existing run dir: they shape the rounds still to come only.
+EXTENSIBLE = ("windows", "rounds", "selection", "generate_from_round")
 
 
 @dataclass(frozen=True)
@@ -38,6 +47,10 @@ class RecipeConfig:
     lora: LoraTrainConfig = field(default_factory=LoraTrainConfig)
     precision: str = "int4"  # of the model dirs the rounds generate with
     seed: int = 0
+    # None: the pipeline's best accepted candidate of each window (rounds 1–2 of the first run);
+    # else the stricter training selection of train/select.py.
+    selection: SelectionConfig | None = field(default_factory=SelectionConfig)
+    generate_from_round: int | None = None  # None: each round generates with the previous round's model
 
 
 def _write_json(path: Path, data: dict) -> None:
@@ -62,11 +75,39 @@ def _export(base: Path, out_dir: Path, adapter_path: Path | None, precision: str
     export_merged(base, out_dir, adapter, ExportOptions(Precision(precision), source_label=label))
 
 
-def _round_slices(windows: list[TrainingWindow], rounds: int) -> list[list[TrainingWindow]]:
-    return [windows[r::rounds] for r in range(rounds)]
+def _round_slice(
+    round_dir: Path, r: int, config: RecipeConfig, windows: list[TrainingWindow], used: set[str]
+) -> tuple[list[TrainingWindow], int]:
+    """(windows, round whose model generates) of round `r`: as recorded in its slice.json, else (a
+    round finished before slice files existed) the windows of its candidates.jsonl, else dealt now:
+    every (rounds - r + 1)-th window no earlier round used. For a fresh run that is windows[r-1::rounds],
+    the slicing of the first runs."""
+    by_id = {w.id: w for w in windows}
+    path = round_dir / "slice.json"
+    if path.exists():
+        recorded = json.loads(path.read_text())
+        return [by_id[i] for i in recorded["windows"]], recorded["generate_from_round"]
+    if (round_dir / "metrics.json").exists():
+        return [by_id[rec["id"]] for rec in read_records(round_dir / "candidates.jsonl")], r - 1
+    unused = [w for w in windows if w.id not in used]
+    chosen = unused[:: max(1, config.rounds - r + 1)]
+    source = r - 1 if config.generate_from_round is None else min(config.generate_from_round, r - 1)
+    round_dir.mkdir(parents=True, exist_ok=True)
+    _write_json(path, {"windows": [w.id for w in chosen], "generate_from_round": source})
+    return chosen, source
 
 
-def _training_examples(rounds_dirs: list[Path]) -> list[dict]:
+def _extend_windows(windows: list[TrainingWindow], config: RecipeConfig) -> list[TrainingWindow]:
+    """`windows` plus the seeded draw's windows past their count (a draw of more windows repeats the
+    smaller one's order; the neutralizer may have changed a few texts since, hence the id check)."""
+    if len(windows) >= config.windows:
+        return windows
+    known = {w.id for w in windows}
+    draw = training_windows(config.corpora, config.windows, config.seed)
+    return windows + [w for w in draw[len(windows) :] if w.id not in known]
+
+
+def _pipeline_examples(rounds_dirs: list[Path]) -> list[dict]:
     """The best accepted candidate of every window generated so far (latest round wins a repeat)."""
     best: dict[str, dict] = {}
     for directory in rounds_dirs:
@@ -85,6 +126,20 @@ def _training_examples(rounds_dirs: list[Path]) -> list[dict]:
     return list(best.values())
 
 
+def _strict_examples(
+    round_dirs: list[Path], judge_dir: Path, config: RecipeConfig, show_progress: bool
+) -> tuple[list[dict], dict]:
+    """train/select.py over every round's candidates so far; fluency judged by the base model (not by
+    a tuned model that would vouch for its own habits)."""
+    from native_host.engine import Engine
+
+    assert config.selection is not None
+    records = [rec for d in round_dirs for rec in read_records(d / "candidates.jsonl")]
+    judge = Engine.load(judge_dir)
+    identifiability = ChunkIdentifiability(config.corpora, config.seed)
+    return select_examples(records, judge, config.selection, identifiability, show_progress=show_progress)
+
+
 def run(config: RecipeConfig, out_dir: Path, command: str = "", show_progress: bool = True) -> dict:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -92,9 +147,19 @@ def run(config: RecipeConfig, out_dir: Path, command: str = "", show_progress: b
     settings = {**asdict(config), "base": str(base)}
     recorded = out_dir / "recipe.json"
     if recorded.exists():
-        previous = json.loads(recorded.read_text())["config"]
-        if previous != json.loads(json.dumps(settings)):
-            raise ValueError(f"{out_dir} holds a run with other settings ({recorded}); use another --out")
+        history = json.loads(recorded.read_text())
+        previous, now = history["config"], json.loads(json.dumps(settings))
+        fixed = [k for k in set(previous) | set(now) if k not in EXTENSIBLE and previous.get(k) != now.get(k)]
+        if fixed:
+            raise ValueError(
+                f"{out_dir} holds a run with other settings ({', '.join(sorted(fixed))}: {recorded}); use another --out"
+            )
+        if now["windows"] < previous["windows"] or now["rounds"] < previous["rounds"]:
+            raise ValueError(f"{out_dir}: a run can get more windows and rounds, not fewer ({recorded})")
+        if {k: previous.get(k) for k in EXTENSIBLE} != {k: now.get(k) for k in EXTENSIBLE}:
+            history.setdefault("extensions", []).append({"config": now, "command": command})
+            history["config"] = now
+            _write_json(recorded, history)
     else:
         _write_json(recorded, {"config": settings, "command": command})
 
@@ -102,34 +167,46 @@ def run(config: RecipeConfig, out_dir: Path, command: str = "", show_progress: b
     if windows_path.exists():
         windows = [TrainingWindow(**json.loads(line)) for line in windows_path.read_text().splitlines()]
     else:
+        windows = []
+    if len(windows) < config.windows:
         _say(f"cutting {config.windows} training windows from {', '.join(config.corpora)}")
-        windows = training_windows(config.corpora, config.windows, config.seed)
+        windows = _extend_windows(windows, config)
         tmp = windows_path.with_name("windows.jsonl.tmp")
         tmp.write_text("".join(json.dumps(w.to_json(), ensure_ascii=False) + "\n" for w in windows))
         os.replace(tmp, windows_path)
 
-    model_dir = out_dir / "round_0" / "model"
-    _say(f"base model dir {model_dir}")
-    _export(base, model_dir, None, config.precision)
+    base_model_dir = out_dir / "round_0" / "model"
+    _say(f"base model dir {base_model_dir}")
+    _export(base, base_model_dir, None, config.precision)
     round_dirs: list[Path] = []
     summaries = []
-    for r, slice_ in enumerate(_round_slices(windows, config.rounds), start=1):
+    used: set[str] = set()
+    for r in range(1, config.rounds + 1):
         round_dir = out_dir / f"round_{r}"
         round_dirs.append(round_dir)
+        slice_, source_round = _round_slice(round_dir, r, config, windows, used)
+        used.update(w.id for w in slice_)
         metrics_path = round_dir / "metrics.json"
         if metrics_path.exists():
             summaries.append(json.loads(metrics_path.read_text()))
-            model_dir = round_dir / "model"
             continue
+        model_dir = out_dir / f"round_{source_round}" / "model"
         _say(
-            f"round {r}: {len(slice_)} windows × {config.generate.candidates} candidates from {model_dir.name}"
+            f"round {r}: {len(slice_)} windows × {config.generate.candidates} candidates from round_{source_round}"
         )
         started = time.perf_counter()
         generation = generate(
             slice_, model_dir, round_dir / "candidates.jsonl", config.generate, show_progress=show_progress
         )
         generation["wall_s"] = round(time.perf_counter() - started, 1)
-        examples = _training_examples(round_dirs)
+        generation["model"] = f"round_{source_round}"
+        selection = None
+        if config.selection is None:
+            examples = _pipeline_examples(round_dirs)
+        else:
+            _say(f"round {r}: training selection over rounds 1..{r} (fluency judged by {base_model_dir})")
+            examples, selection = _strict_examples(round_dirs, base_model_dir, config, show_progress)
+            _write_json(round_dir / "selection.json", selection)
         data_path = round_dir / "train.jsonl"
         data_path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in examples))
         _say(
@@ -154,6 +231,7 @@ def run(config: RecipeConfig, out_dir: Path, command: str = "", show_progress: b
             "export_s": round(time.perf_counter() - started, 1),
             "train_examples": len(examples),
             "train_data_bytes": data_path.stat().st_size,
+            "selection": selection if selection is not None else "pipeline: best accepted candidate",
         }
         _write_json(metrics_path, metrics)
         summaries.append(metrics)
@@ -184,7 +262,8 @@ def run_manifest(out_dir: Path) -> dict:
         "adapter_of_round": rounds[-1]["round"],
         "rounds_planned": config["rounds"],
         "base": Path(config["base"]).name,
-        "command": recorded["command"],
+        "command": (recorded.get("extensions") or [recorded])[-1]["command"],
+        "commands": [recorded["command"], *(e["command"] for e in recorded.get("extensions", []))],
         "seed": config["seed"],
         "config": config,
         "data": {

@@ -17,6 +17,7 @@ def run(args: argparse.Namespace) -> int:
         from train import recipe
         from train.generate import GenerateConfig
         from train.lora import LoraTrainConfig
+        from train.select import SelectionConfig
     except ImportError as exc:
         print(f"fantasma train needs the train extra (pip install 'fantasma[train]'): {exc}", file=sys.stderr)
         return 2
@@ -43,6 +44,10 @@ def run(args: argparse.Namespace) -> int:
             threads=args.threads,
         ),
         seed=args.seed,
+        selection=None
+        if args.selection == "pipeline"
+        else SelectionConfig(min_similarity=args.min_similarity),
+        generate_from_round=args.generate_from_round,
     )
     try:
         manifest = recipe.run(config, Path(args.out), command=recipe.command_line())
@@ -64,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
         f"loss {last['training']['first_loss']} → {last['training']['last_loss']}"
     )
     return 0
+
+
+SELECTION_MIN_SIMILARITY = 0.95  # train.select.SelectionConfig's default (train/ is not imported here)
 
 
 def _embedded_gguf() -> Path:
@@ -101,6 +109,24 @@ def register(subparsers) -> None:
     parser.add_argument("--batch-size", type=int, default=4)
     parser.add_argument("--threads", type=int, default=2, help="torch threads for training")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--selection",
+        choices=("strict", "pipeline"),
+        default="strict",
+        help="training data: 'strict' (train/select.py: meaning, no dropped words, fluency; ranked by "
+        "identifiability drop) or 'pipeline' (the best candidate the guards accept, as rounds 1-2 had)",
+    )
+    parser.add_argument(
+        "--min-similarity",
+        type=float,
+        default=SELECTION_MIN_SIMILARITY,
+        help="the strict selection's meaning bar (the pipeline's guard stays at its own)",
+    )
+    parser.add_argument(
+        "--generate-from-round",
+        type=int,
+        help="rounds started now generate with this round's model (default: the previous round's)",
+    )
     parser.add_argument(
         "--ship",
         action="store_true",
