@@ -11,9 +11,11 @@ adapter is written with export.lora.save_adapter (torch-free format, merged at s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -191,8 +193,18 @@ def train_adapter(
     checkpoint_path = out_dir / "checkpoint.pt"
     losses_path = out_dir / "losses.jsonl"
     step, seconds, tokens_seen = 0, 0.0, 0
+    data_sha256 = hashlib.sha256(json.dumps([examples, asdict(config)]).encode()).hexdigest()
     if checkpoint_path.exists():
         state = torch.load(checkpoint_path, weights_only=False)
+        if state.get("data_sha256", data_sha256) != data_sha256:
+            # Another selection or other settings since the checkpoint: resuming would mix two runs.
+            print(
+                f"{checkpoint_path}: written for other data or settings; training from the start",
+                file=sys.stderr,
+            )
+            checkpoint_path.unlink()
+            losses_path.unlink(missing_ok=True)
+    if checkpoint_path.exists():
         model.load_state_dict(state["lora"], strict=False)
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])
@@ -214,6 +226,7 @@ def train_adapter(
                 "tokens": tokens_seen,
                 "torch_rng": torch.get_rng_state(),
                 "config": asdict(config),
+                "data_sha256": data_sha256,
             },
             checkpoint_path,
         )

@@ -140,7 +140,13 @@ def _strict_examples(
     return select_examples(records, judge, config.selection, identifiability, show_progress=show_progress)
 
 
-def run(config: RecipeConfig, out_dir: Path, command: str = "", show_progress: bool = True) -> dict:
+class TooLittleData(ValueError):
+    """The selection kept fewer examples than asked for; generation is kept, nothing is trained."""
+
+
+def run(
+    config: RecipeConfig, out_dir: Path, command: str = "", show_progress: bool = True, min_examples: int = 0
+) -> dict:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     base = Path(config.base)
@@ -207,6 +213,11 @@ def run(config: RecipeConfig, out_dir: Path, command: str = "", show_progress: b
             _say(f"round {r}: training selection over rounds 1..{r} (fluency judged by {base_model_dir})")
             examples, selection = _strict_examples(round_dirs, base_model_dir, config, show_progress)
             _write_json(round_dir / "selection.json", selection)
+        if len(examples) < min_examples:
+            raise TooLittleData(
+                f"round {r}: the selection kept {len(examples)} examples (< {min_examples}); its candidates "
+                f"are kept in {round_dir}: rerun with more --windows (or a looser selection) to go on"
+            )
         data_path = round_dir / "train.jsonl"
         data_path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in examples))
         _say(

@@ -50,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
         generate_from_round=args.generate_from_round,
     )
     try:
-        manifest = recipe.run(config, Path(args.out), command=recipe.command_line())
+        manifest = recipe.run(
+            config, Path(args.out), command=recipe.command_line(), min_examples=args.min_examples
+        )
     except (ValueError, OSError) as exc:
         print(f"fantasma train: {exc}", file=sys.stderr)
         return 1
@@ -121,6 +123,12 @@ def register(subparsers) -> None:
         type=float,
         default=SELECTION_MIN_SIMILARITY,
         help="the strict selection's meaning bar (the pipeline's guard stays at its own)",
+    )
+    parser.add_argument(
+        "--min-examples",
+        type=int,
+        default=0,
+        help="stop before training a round whose selection kept fewer examples (its candidates are kept)",
     )
     parser.add_argument(
         "--generate-from-round",
