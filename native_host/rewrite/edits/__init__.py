@@ -6,7 +6,9 @@
 Families (one module each): `function_words` (whilst/while, contractions, connectives, which/that,
 ...), `lexical` (curated WordNet synonyms in the right inflection), `syntax` (split/merge sentences,
 move adverbial clauses, punctuation alternations), `frequent` (optional commas, semicolons before a
-coordinator, ", which" as a new sentence, "this/these" -> "the"). Every edit applied alone leaves well-formed text:
+coordinator, ", which" as a new sentence, "this/these" -> "the"), `frequent_words` (phrases and word
+orders on Cosine Delta's most frequent words: "they all" <-> "all of them", "such a" <-> "so ADJ a",
+"under/in the circumstances", ...). Every edit applied alone leaves well-formed text:
 capitals at sentence starts, a/an agreement, spacing; no edit adds or removes a negation.
 Tables: data/ (built by scripts/build_lexicon.py). Figures: docs/anonymization-edits.md.
 """
@@ -15,12 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from native_host.rewrite.edits import frequent, function_words, lexical, syntax
+from native_host.rewrite.edits import frequent, frequent_words, function_words, lexical, syntax
 from native_host.rewrite.edits.text import Doc, Edit, article_for, negations
 
 __all__ = ["Edit", "propose"]
 
-_FAMILIES = (function_words.propose, lexical.propose, syntax.propose, frequent.propose)
+_FAMILIES = (
+    function_words.propose,
+    lexical.propose,
+    syntax.propose,
+    frequent.propose,
+    frequent_words.propose,
+)
 
 
 def propose(text: str, protected: Sequence[tuple[int, int]] = (), *, wide: bool = False) -> list[Edit]:

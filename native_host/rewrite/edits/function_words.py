@@ -538,6 +538,10 @@ def _rules() -> list[Rule]:
     r += _frequent_word_rules()
     r += _adverb_phrase_rules()
     r += _common_word_rules()
+    # imported here: frequent_words builds on this module's Rule and conditions
+    from native_host.rewrite.edits import frequent_words
+
+    r += frequent_words.rules()
     return r
 
 

@@ -1,0 +1,306 @@
+"""Alternations aimed at Cosine Delta's most frequent words (docs/anonymization-edits.md, fourth pass).
+
+Delta's margin is spread over ~150 function words at 0.2-1.5 % each (by, with, under, all, such, so,
+very, of, them, us, still, even, round, ...), so each rule here moves a different one; all are general
+English with a context condition, never keyed to a corpus. Two parts:
+
+- `rules()`: phrase rules in function_words' format (matched on plain-spaced words, names and
+  protected spans skipped by its matcher): "in accordance with" -> "according to", "under the
+  circumstances" <-> "in the circumstances", "by this means" -> "in this way", "in view of the fact
+  that" -> "since", "together with" <-> "along with", "still more" <-> "even more", ...
+- `propose(doc)`: edits that reorder or drop words: "they all went" <-> "all of them went", "such a
+  large sum" <-> "so large a sum", "a very old man" -> "an old man" (LM-checked: intensity), "There
+  are many men who think" -> "Many men think".
+"""
+
+from __future__ import annotations
+
+from native_host.rewrite.edits.function_words import (
+    Rule,
+    _all,
+    _before_number,
+    _clause_final,
+    _is,
+    _next,
+    _next_in,
+    _next_not_in,
+    _prev,
+    _prev_in,
+    _prev_not_in,
+    _sentence_initial_comma,
+)
+from native_host.rewrite.edits.text import Doc, Edit, article_for, match_case
+
+FAMILY = "function_word"
+
+_DETERMINERS = "the a an this that these those his her their its our my your some any every each no"
+_CIRCUMSTANCE_DETERMINERS = ("the", "these", "those", "such", "present", "existing")
+_TURN_VERBS = "turn turned turns turning look looked looks looking come came comes coming go went goes going"
+
+
+def _next_is_determiner(doc: Doc, i: int, j: int) -> bool:
+    return _next(doc, j) in set(_DETERMINERS.split())
+
+
+def _not_clause_start_connective(doc: Doc, i: int, j: int) -> bool:
+    """ "Besides, he was ill": the connective, not the preposition."""
+    return not _sentence_initial_comma(doc, i, j)
+
+
+def _compared(doc: Doc, i: int, j: int) -> bool:
+    nxt = _next(doc, j)
+    return nxt is not None and not _is(nxt, "v", 0.5) and not nxt.endswith("ing")
+
+
+def rules() -> list[Rule]:
+    r: list[Rule] = []
+    # with / to / of / along / together
+    r += [
+        Rule(("in", "accordance", "with"), "according to", False, _next_is_determiner),
+        Rule(("compared", "with"), "compared to", False, _compared),
+        Rule(("compared", "to"), "compared with", False, _compared),
+        Rule(("in", "comparison", "with"), "compared with", False, _compared),
+        Rule(("in", "comparison", "to"), "compared to", False, _compared),
+        Rule(("together", "with"), "along with", False, None),
+        Rule(("along", "with"), "together with", False, None),
+        Rule(("in", "conjunction", "with"), "together with", True, None),
+        Rule(("with", "the", "aid", "of"), "with the help of", False, None),
+        Rule(("with", "the", "help", "of"), "with the aid of", True, None),
+        Rule(("in", "the", "place", "of"), "in place of", False, None),
+        Rule(("in", "place", "of"), "instead of", True, _next_is_determiner),
+        Rule(("instead", "of"), "in place of", True, _next_is_determiner),
+        Rule(("in", "addition", "to"), "besides", False, _next_is_determiner),
+        Rule(("besides",), "in addition to", True, _all(_not_clause_start_connective, _next_is_determiner)),
+    ]
+    # under / in: "under the circumstances" = "in the circumstances"
+    for det in _CIRCUMSTANCE_DETERMINERS:
+        r += [
+            Rule(("under", det, "circumstances"), f"in {det} circumstances", False, None),
+            Rule(("in", det, "circumstances"), f"under {det} circumstances", True, None),
+        ]
+    # by: fixed phrases with a plainer equivalent (the passive "by" needs a parser: not here)
+    r += [
+        Rule(("by", "no", "means"), "in no way", False, None),
+        Rule(("in", "no", "way"), "by no means", True, None),
+        Rule(("by", "reason", "of"), "because of", False, None),
+        Rule(("by", "this", "means"), "in this way", False, None),
+        Rule(("by", "these", "means"), "in this way", True, None),
+        Rule(("by", "that", "means"), "in that way", False, None),
+        Rule(("by", "which", "means"), "whereby", True, None),
+        Rule(("in", "this", "way"), "by this means", True, _clause_final),
+    ]
+    # "the fact that" after a preposition: one conjunction says it
+    for phrase, conj in [
+        ("in view of the fact that", "since"),
+        ("in spite of the fact that", "although"),
+        ("notwithstanding the fact that", "although"),
+        ("on account of the fact that", "because"),
+        ("by virtue of the fact that", "because"),
+        ("because of the fact that", "because"),
+        ("given the fact that", "given that"),
+        ("except for the fact that", "except that"),
+        ("but for the fact that", "except that"),
+    ]:
+        r.append(Rule(tuple(phrase.split()), conj, False, None))
+    # conditions
+    r += [
+        Rule(("provided", "that"), "if", True, _next_in("the a an he she it they we i you this there")),
+        Rule(("providing", "that"), "provided that", False, None),
+        Rule(("on", "condition", "that"), "provided that", False, None),
+        Rule(("provided", "that"), "on condition that", True, _next_in("the a an he she it they we i you")),
+    ]
+    # time
+    r += [
+        Rule(("at", "the", "present", "time"), "at present", False, None),
+        Rule(("at", "the", "present", "moment"), "at present", False, None),
+        Rule(("at", "first", "sight"), "at first glance", False, None),
+        Rule(("at", "first", "glance"), "at first sight", False, None),
+        Rule(("at", "the", "outset"), "at the start", False, None),
+        Rule(("at", "the", "start"), "at the outset", True, _clause_final),
+        Rule(("as", "yet"), "so far", True, _all(_clause_final, _prev_not_in("not never"))),
+        Rule(
+            ("at", "the", "same", "time"),
+            "simultaneously",
+            True,
+            _all(_clause_final, _prev_not_in("and but")),
+        ),
+    ]
+    # still / even before a comparative; "still less" is the negative-polarity "much less"
+    r += [
+        Rule(("still", "more"), "even more", False, _next_not_in("than")),
+        Rule(("even", "more"), "still more", True, _next_not_in("than")),
+        Rule(("still", "less"), "even less", True, _next_not_in("than")),
+        Rule(("even", "less"), "still less", True, _next_not_in("than")),
+        Rule(("still", "greater"), "even greater", False, None),
+        Rule(("even", "greater"), "still greater", True, None),
+    ]
+    # quantities
+    r += [
+        Rule(("much", "of", "the"), "a great deal of the", True, _prev_not_in("how so too as very not")),
+        Rule(("less", "than"), "under", True, _before_number),
+        Rule(("under",), "less than", True, _before_number),
+        Rule(("the", "others"), "the rest", True, _all(_prev_not_in("of all"), _not_possessive)),
+    ]
+    for big in ("hundred", "thousand", "million"):
+        # "a hundred men" <-> "one hundred men" (not "a hundred and fifty": the same either way)
+        r += [
+            Rule(("a", big), f"one {big}", False, _next_not_in("of")),
+            Rule(("one", big), f"a {big}", False, _all(_prev_not_in("and"), _next_not_in("of"))),
+        ]
+    # round / around after a verb of turning or going ("turned round" = "turned around")
+    r += [
+        Rule(("round",), "around", False, _all(_prev_in(_TURN_VERBS), _clause_final_or_to)),
+        Rule(("around",), "round", True, _all(_prev_in(_TURN_VERBS), _clause_final_or_to)),
+    ]
+    return r
+
+
+def _not_possessive(doc: Doc, i: int, j: int) -> bool:
+    return not doc.gap(j).startswith(("'", "’"))
+
+
+def _clause_final_or_to(doc: Doc, i: int, j: int) -> bool:
+    return _clause_final(doc, i, j) or _next(doc, j) in ("to", "and")
+
+
+_CLAUSE_OPENERS = set("and but yet so that because when if since though although while until".split())
+_ALL_PRONOUNS = {"they": "them", "we": "us"}
+_ALL_OBJECTS = {v: k for k, v in _ALL_PRONOUNS.items()}
+_AUX = set("are were have had will would can could may might must shall should do did".split())
+
+
+def _finite_next(doc: Doc, k: int) -> bool:
+    """Token k is a finite verb or auxiliary (plural agreement: "they all are/went")."""
+    if k >= len(doc.tokens):
+        return False
+    w = doc.norms[k]
+    return w in _AUX or (_is(w, "v", 0.6) and not w.endswith("ing") and not _is(w, "n", 0.5))
+
+
+def _clause_start(doc: Doc, i: int) -> bool:
+    """Token i opens its sentence or a clause: after a plain "and/but/yet/so" or a subordinator."""
+    return doc.at_sentence_start(i) or _prev(doc, i) in _CLAUSE_OPENERS
+
+
+def _all_of_them(doc: Doc, out: list[Edit]) -> None:
+    """ "they all went" <-> "all of them went", "we all know" <-> "all of us know" (the subject, a
+    finite verb after it; never "you all", which may be an object)."""
+    toks, norms = doc.tokens, doc.norms
+    n = len(toks)
+    for i in range(n - 2):
+        if not (toks[i].free and toks[i + 1].free and doc.plain_gap(i) and doc.plain_gap(i + 1)):
+            continue
+        w = norms[i]
+        if (
+            w in _ALL_PRONOUNS
+            and norms[i + 1] == "all"
+            and _finite_next(doc, i + 2)
+            and _clause_start(doc, i)
+        ):
+            rep = match_case(toks[i].text, f"all of {_ALL_PRONOUNS[w]}")
+            out.append(
+                Edit(toks[i].start, toks[i + 1].end, rep, FAMILY, f"{w} all->all of {_ALL_PRONOUNS[w]}", True)
+            )
+        if (
+            w == "all"
+            and i + 3 < n
+            and norms[i + 1] == "of"
+            and norms[i + 2] in _ALL_OBJECTS
+            and toks[i + 2].free
+            and doc.plain_gap(i + 2)
+            and _finite_next(doc, i + 3)
+            and _clause_start(doc, i)
+        ):
+            subject = _ALL_OBJECTS[norms[i + 2]]
+            rep = match_case(toks[i].text, f"{subject} all")
+            out.append(
+                Edit(
+                    toks[i].start, toks[i + 2].end, rep, FAMILY, f"all of {norms[i + 2]}->{subject} all", True
+                )
+            )
+
+
+_SO_SUCH_ADJ_STOP = set(
+    "much many few little more less other same own only very most last first next such".split()
+)
+
+
+def _adjective(word: str) -> bool:
+    return word not in _SO_SUCH_ADJ_STOP and _is(word, "a", 0.7)
+
+
+def _such_so(doc: Doc, out: list[Edit]) -> None:
+    """ "such a large sum" <-> "so large a sum" (a singular count noun after one adjective)."""
+    toks, norms = doc.tokens, doc.norms
+    n = len(toks)
+    for i in range(n - 3):
+        span = range(i, i + 4)
+        if not all(toks[k].free for k in span) or not all(doc.plain_gap(k) for k in range(i, i + 3)):
+            continue
+        a, b, c, d = norms[i], norms[i + 1], norms[i + 2], norms[i + 3]
+        if a == "such" and b in ("a", "an") and _adjective(c) and _is(d, "n", 0.6) and not d.endswith("s"):
+            rep = f"{match_case(toks[i].text, 'so')} {toks[i + 2].text} {article_for(d)} {toks[i + 3].text}"
+            out.append(Edit(toks[i].start, toks[i + 3].end, rep, FAMILY, "such a->so ADJ a", True))
+        if a == "so" and _adjective(b) and c in ("a", "an") and _is(d, "n", 0.6) and not d.endswith("s"):
+            if _prev(doc, i) in ("and", "or", "if", "do", "think", "said", "not"):
+                continue  # "and so a man", "I think so a ..." : not the degree "so"
+            rep = f"{match_case(toks[i].text, 'such')} {article_for(b)} {toks[i + 1].text} {toks[i + 3].text}"
+            out.append(Edit(toks[i].start, toks[i + 3].end, rep, FAMILY, "so ADJ a->such a", True))
+
+
+_VERY_STOP_BEFORE = set(
+    "not never hardly scarcely nor the this that these those his her their its our my your same".split()
+)
+_VERY_STOP_AFTER = set("much many few little well good best first last same own next end beginning".split())
+
+
+def _very_deletion(doc: Doc, out: list[Edit]) -> None:
+    """ "a very old man" -> "an old man" (the intensifier only: never after a negation — "not very
+    good" is not "not good" — nor the adjective "the very man"). LM-checked: it weakens the claim."""
+    toks, norms = doc.tokens, doc.norms
+    for i in range(len(toks) - 1):
+        if norms[i] != "very" or not toks[i].text.islower() or not (toks[i].free and toks[i + 1].free):
+            continue
+        if not doc.plain_gap(i) or _prev(doc, i) in _VERY_STOP_BEFORE or i == 0:
+            continue
+        nxt = norms[i + 1]
+        if nxt in _VERY_STOP_AFTER or (not _is(nxt, "a", 0.7) and not _is(nxt, "r", 0.7)):
+            continue
+        if "n't" in doc.norms[i - 1]:
+            continue
+        out.append(Edit(toks[i].start, toks[i + 1].end, toks[i + 1].text, FAMILY, "very-deletion", True))
+
+
+_MANY_WORDS = ("many", "few", "several", "some")
+_IRREGULAR_PLURALS = set("men women people children".split())
+
+
+def _there_are_who(doc: Doc, out: list[Edit]) -> None:
+    """ "There are many men who think so." -> "Many men think so." (sentence start, a plural noun, a
+    subject relative with its verb right after)."""
+    toks, norms = doc.tokens, doc.norms
+    n = len(toks)
+    for i in range(n - 5):
+        if not doc.at_sentence_start(i) or norms[i] != "there" or norms[i + 1] not in ("are", "were"):
+            continue
+        if norms[i + 2] not in _MANY_WORDS or norms[i + 4] not in ("who", "that"):
+            continue
+        if not all(toks[k].free for k in range(i, i + 6)) or not all(
+            doc.plain_gap(k) for k in range(i, i + 5)
+        ):
+            continue
+        noun = norms[i + 3]
+        plural = noun.endswith("s") or noun in _IRREGULAR_PLURALS
+        if not (_is(noun, "n", 0.7) and plural) or not _finite_next(doc, i + 5):
+            continue
+        rep = f"{match_case(toks[i].text, norms[i + 2])} {toks[i + 3].text}"
+        out.append(Edit(toks[i].start, toks[i + 4].end, rep, FAMILY, "there-are-N-who->N", True))
+
+
+def propose(doc: Doc) -> list[Edit]:
+    out: list[Edit] = []
+    _all_of_them(doc, out)
+    _such_so(doc, out)
+    _very_deletion(doc, out)
+    _there_are_who(doc, out)
+    return out

@@ -1,0 +1,165 @@
+"""The alternations aimed at Cosine Delta's most frequent words (native_host.rewrite.edits.frequent_words):
+each rule has cases that must change and cases that must not (names, numbers, quotes, negation, the
+readings that would change the meaning)."""
+
+from __future__ import annotations
+
+import pytest
+
+from native_host.rewrite.edits import Edit, propose
+from native_host.rewrite.edits.text import negations
+
+
+def apply(text: str, edit: Edit) -> str:
+    return text[: edit.start] + edit.replacement + text[edit.end :]
+
+
+def outputs(text: str) -> set[str]:
+    return {apply(text, e) for e in propose(text)}
+
+
+CHANGES = [
+    # with / to / along / together
+    ("They acted in accordance with the law.", "They acted according to the law."),
+    ("The cost is small compared with the gain.", "The cost is small compared to the gain."),
+    ("The cost is small compared to the gain.", "The cost is small compared with the gain."),
+    ("He came together with his brother.", "He came along with his brother."),
+    ("He came along with his brother.", "He came together with his brother."),
+    ("He built it with the aid of a lever.", "He built it with the help of a lever."),
+    ("In addition to the tax, they paid a fine.", "Besides the tax, they paid a fine."),
+    ("They paid a fine besides the tax.", "They paid a fine in addition to the tax."),
+    # under / in
+    ("Under the circumstances, he did well.", "In the circumstances, he did well."),
+    ("In these circumstances, he did well.", "Under these circumstances, he did well."),
+    # by
+    ("The case is by no means clear.", "The case is in no way clear."),
+    ("He was excused by reason of his age.", "He was excused because of his age."),
+    ("By this means the States keep their power.", "In this way the States keep their power."),
+    # the fact that
+    ("In view of the fact that the war was over, they left.", "Since the war was over, they left."),
+    ("He went on in spite of the fact that it rained.", "He went on although it rained."),
+    ("Given the fact that it rained, we stayed.", "Given that it rained, we stayed."),
+    # conditions and time
+    ("You may go, on condition that you return.", "You may go, provided that you return."),
+    ("You may go provided that you return.", "You may go if you return."),
+    ("At the present time the treasury is empty.", "At present the treasury is empty."),
+    ("At first sight the plan seemed sound.", "At first glance the plan seemed sound."),
+    ("The plan failed at the outset.", "The plan failed at the start."),
+    # still / even
+    ("Still more men came to the gate.", "Even more men came to the gate."),
+    ("The danger is even greater now.", "The danger is still greater now."),
+    # quantities
+    ("Much of the land was sold.", "A great deal of the land was sold."),
+    ("They marched a hundred miles.", "They marched one hundred miles."),
+    ("They marched one hundred miles.", "They marched a hundred miles."),
+    ("He left the others in the hall.", "He left the rest in the hall."),
+    # round / around
+    ("She turned round and left.", "She turned around and left."),
+    ("She turned around and left.", "She turned round and left."),
+    # word order: all
+    ("They all went home.", "All of them went home."),
+    ("We all know the answer.", "All of us know the answer."),
+    ("All of them were gone.", "They all were gone."),
+    ("He said that all of us had failed.", "He said that we all had failed."),
+    # such / so
+    ("It was such a large sum that he was afraid.", "It was so large a sum that he was afraid."),
+    ("So large a sum had never been seen.", "Such a large sum had never been seen."),
+    ("It was such an able plan.", "It was so able a plan."),
+    # very
+    ("He was a very old man.", "He was an old man."),
+    ("The road was very long.", "The road was long."),
+    # there are ... who
+    ("There are many men who think so.", "Many men think so."),
+    ("There were several members who voted against it.", "Several members voted against it."),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CHANGES)
+def test_frequent_word_changes(text: str, expected: str) -> None:
+    assert expected in outputs(text), sorted(outputs(text))
+
+
+MUST_NOT = [
+    # "according to him" is whose claim, not conformity: only the "in accordance with" direction
+    ("He acted according to the law.", "He acted in accordance with the law."),
+    # "compared with" before a verb is another construction
+    ("It is small compared with being large.", "It is small compared to being large."),
+    # the connective "Besides," is not the preposition
+    ("Besides, the tax was low.", "In addition to, the tax was low."),
+    # a negation stays: "not very good" is not "not good"
+    ("The harvest was not very good.", "The harvest was not good."),
+    ("It isn't very far.", "It isn't far."),
+    # the adjective "very" ("the very man") and fixed "very much/well"
+    ("He was the very man for the work.", "He was the man for the work."),
+    ("I like it very much.", "I like it much."),
+    ("She sang very well.", "She sang well."),
+    # "still more" before "than" is a comparison of two things
+    ("He had still more than enough.", "He had even more than enough."),
+    # "you all" may be an object; "all of them" as an object stays
+    ("I thank you all for coming.", "I thank all of you for coming."),
+    ("He saw all of them at the inn.", "He saw they all at the inn."),
+    # "they all" before a noun or adjective is no subject + verb
+    ("They all alike were ruined.", "All of them alike were ruined."),
+    # "such a" before a plural or a non-adjective
+    ("It was such a pity.", "It was so pity a."),
+    ("They were such good friends.", "They were so good friends."),
+    # "and so a man" is not degree "so"
+    ("He was poor, and so a man of no rank.", "He was poor, and such a man of no rank."),
+    # a hundred "of" (the noun) and compound numbers stay
+    ("Two thousand and one hundred men came.", "Two thousand and a hundred men came."),
+    # "a hundred" inside a quotation is someone's exact words
+    ('He wrote: "They marched a hundred miles."', 'He wrote: "They marched one hundred miles."'),
+    # names: a capital mid-sentence is a name, not the phrase
+    ("He met Still More in the hall.", "He met Even More in the hall."),
+    # "the others'" possessive and "all the others"
+    ("He read the others' letters.", "He read the rest' letters."),
+    ("He left all the others behind.", "He left all the rest behind."),
+    # "there are many N who" needs the plural noun right before "who" and a verb after
+    ("There are many who think so.", "Many think so."),
+    ("There is a man who thinks so.", "A man thinks so."),
+    # "round" as a noun or adjective
+    ("He won the first round and left.", "He won the first around and left."),
+    # "under" before a number only, never "under the law"
+    ("He lived under the law of the land.", "He lived less than the law of the land."),
+]
+
+
+@pytest.mark.parametrize(("text", "forbidden"), MUST_NOT)
+def test_frequent_word_must_not(text: str, forbidden: str) -> None:
+    assert forbidden not in outputs(text), sorted(outputs(text))
+
+
+def test_numbers_in_digits_stay() -> None:
+    text = "They marched 100 miles in less than 5 days, under 3 flags."
+    for edit in propose(text):
+        changed = text[edit.start : edit.end]
+        assert not any(ch.isdigit() for ch in changed), (edit.rule, changed)
+    assert "They marched 100 miles in under 5 days, under 3 flags." in outputs(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The case is by no means clear, and the harvest was not very good.",
+        "There are many men who never think so.",
+        "They all went home, but none of them were happy.",
+        "It was such a large sum that nobody could pay it.",
+    ],
+)
+def test_negations_kept(text: str) -> None:
+    for edit in propose(text):
+        assert negations(apply(text, edit)) == negations(text), (edit.rule, apply(text, edit))
+
+
+def test_word_order_and_intensity_edits_are_lm_checked() -> None:
+    checked = {
+        e.rule
+        for text, _ in CHANGES
+        for e in propose(text)
+        if e.rule in ("they all->all of them", "so ADJ a->such a", "very-deletion", "there-are-N-who->N")
+    }
+    assert checked == {"they all->all of them", "so ADJ a->such a", "very-deletion", "there-are-N-who->N"}
+    for text, _ in CHANGES:
+        for e in propose(text):
+            if e.rule in checked:
+                assert e.needs_lm_check, e.rule
