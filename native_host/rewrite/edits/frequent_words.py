@@ -147,12 +147,67 @@ def rules() -> list[Rule]:
             Rule(("a", big), f"one {big}", False, _next_not_in("of")),
             Rule(("one", big), f"a {big}", False, _all(_prev_not_in("and"), _next_not_in("of"))),
         ]
+    # "for want of" = "for lack of" (the noun "want": a determiner or "for" before it)
+    r.append(Rule(("want", "of"), "lack of", False, _prev_in("for the a no great entire total utter from")))
+    # "less" before a plural count noun is "fewer" ("less men"; not "less pains": idioms are rare)
+    r.append(Rule(("less",), "fewer", True, _all(_plural_count_noun_next, _prev_not_in("no more much far"))))
+    # "what is to be done" -> "what must be done" (obligation; not "it is to be hoped/feared", which
+    # report an attitude, nor "is to be found/seen", which report a possibility)
+    for be in ("is", "are"):
+        r.append(
+            Rule((be, "to", "be"), "must be", True, _all(_next_is_participle, _next_not_in(_TO_BE_STOP)))
+        )
+    # "by establishing courts" -> "through establishing courts" (the means; the passive "by" stays)
+    r.append(Rule(("by",), "through", True, _gerund_object_next))
     # round / around after a verb of turning or going ("turned round" = "turned around")
     r += [
         Rule(("round",), "around", False, _all(_prev_in(_TURN_VERBS), _clause_final_or_to)),
         Rule(("around",), "round", True, _all(_prev_in(_TURN_VERBS), _clause_final_or_to)),
     ]
     return r
+
+
+_TO_BE_STOP = "hoped feared regretted expected found seen observed remarked noted lamented wished supposed"
+
+
+def _next_is_participle(doc: Doc, i: int, j: int) -> bool:
+    nxt = _next(doc, j)
+    return nxt is not None and (nxt in _IRREGULAR_PARTICIPLES or (nxt.endswith("ed") and _is(nxt, "v", 0.3)))
+
+
+_IRREGULAR_PARTICIPLES = set("done made given taken seen known kept paid held sent built brought".split())
+
+
+def _plural_count_noun_next(doc: Doc, i: int, j: int) -> bool:
+    nxt = _next(doc, j)
+    return (
+        nxt is not None
+        and (
+            nxt in _IRREGULAR_PLURALS
+            or (nxt.endswith("s") and not nxt.endswith(("ss", "ous", "ics", "ness")))
+        )
+        and _is(nxt, "n", 0.8)
+        and nxt not in _NOT_COUNT_PLURALS
+    )
+
+
+_NOT_COUNT_PLURALS = set(
+    "pains means odds thanks news wages riches goods clothes arms amends manners spirits".split()
+)
+
+
+def _gerund_object_next(doc: Doc, i: int, j: int) -> bool:
+    """ "by establishing courts": an -ing verb with an object after it (so not "by the time", "by
+    evening", "stood by watching")."""
+    nxt = _next(doc, j)
+    if nxt is None or not nxt.endswith("ing") or not _is(nxt, "v", 0.5) or nxt in ("being", "having"):
+        return False
+    after = _next(doc, j + 1)
+    return (
+        after is not None
+        and (after in set(_DETERMINERS.split()) or _is(after, "n", 0.6))
+        and (_prev(doc, i) not in ("stood", "standing", "passed", "passing", "went", "go", "sat", "stand"))
+    )
 
 
 def _not_possessive(doc: Doc, i: int, j: int) -> bool:

@@ -232,6 +232,9 @@ def _contraction_rules() -> list[Rule]:
         rules.append(Rule((short,), full, False, expand_when, f"{short}->{full}"))
     for full, short in _HAVE_CONTRACTIONS:
         rules.append(Rule(tuple(full.split()), short, False, _aux_have, f"{full}->{short}"))
+    for pron in "i you we they he she".split():
+        # pluperfect "he had gone" -> "he'd gone" (expanded back by the "'d" rules below)
+        rules.append(Rule((pron, "had"), f"{pron}'d", False, _aux_have, f"{pron} had->{pron}'d"))
         rules.append(Rule((short,), full, False, None, f"{short}->{full}"))
     for pron in "it that there what who here he she".split():
         rules.append(Rule((pron + "'s",), pron + " has", False, _next_in("been got gotten had"), ""))
