@@ -184,12 +184,7 @@ _CHECKED = {
 
 
 def test_word_order_and_intensity_edits_are_lm_checked() -> None:
-    checked = {
-        e.rule
-        for text, _ in CHANGES
-        for e in propose(text)
-        if e.rule in _CHECKED
-    }
+    checked = {e.rule for text, _ in CHANGES for e in propose(text) if e.rule in _CHECKED}
     assert checked == _CHECKED
     for text, _ in CHANGES:
         for e in propose(text):
