@@ -78,6 +78,14 @@ CHANGES = [
     ("The laws are to be obeyed.", "The laws must be obeyed."),
     ("They keep power by establishing courts.", "They keep power through establishing courts."),
     ("He had gone home before the rain.", "He'd gone home before the rain."),
+    ("It was indeed a strange sight.", "It was in fact a strange sight."),
+    ("It was in fact a strange sight.", "It was indeed a strange sight."),
+    ("Other people think so too.", "Others think so too."),
+    ("Others think so too.", "Other people think so too."),
+    ("He left the rest in the hall.", "He left the others in the hall."),
+    ("The wall was strong enough to hold.", "The wall was sufficiently strong to hold."),
+    ("The wall was sufficiently strong to hold.", "The wall was strong enough to hold."),
+    ("He must choose the army or the navy.", "He must choose either the army or the navy."),
 ]
 
 
@@ -142,6 +150,21 @@ MUST_NOT = [
     # "had" as the main verb ("she had a dog") and "had better"
     ("She had a dog and a cat.", "She'd a dog and a cat."),
     ("You had better go home.", "You'd better go home."),
+    # "indeed" that closes a clause or opens a sentence is not the one inside a clause
+    ("He was tired indeed.", "He was tired in fact."),
+    ("Indeed, he was tired.", "In fact he was tired."),
+    # "others" that are things, "the rest of", "many other people"
+    ("Some states grew and others declined.", "Some states grew and other people declined."),
+    ("He ate the rest of the bread.", "He ate the others of the bread."),
+    ("Many other people came.", "Many others came."),
+    # "long enough", "not strong enough", a noun before "enough"
+    ("He stayed long enough to eat.", "He stayed sufficiently long to eat."),
+    ("The wall was not strong enough to hold.", "The wall was not sufficiently strong to hold."),
+    ("They had money enough to pay.", "They had sufficiently money to pay."),
+    # "either" is not inserted after "whether", "between", "not", nor before a compound noun
+    ("He asked whether the army or the navy came.", "He asked whether either the army or the navy came."),
+    ("He did not choose the army or the navy.", "He did not choose either the army or the navy."),
+    ("He joined the army or the navy yard.", "He joined either the army or the navy yard."),
 ]
 
 

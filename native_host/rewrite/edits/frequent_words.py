@@ -29,12 +29,13 @@ from native_host.rewrite.edits.function_words import (
     _prev_not_in,
     _sentence_initial_comma,
 )
-from native_host.rewrite.edits.text import Doc, Edit, article_for, match_case
+from native_host.rewrite.edits.text import Doc, Edit, article_for, match_case, negations
 
 FAMILY = "function_word"
 
 _DETERMINERS = "the a an this that these those his her their its our my your some any every each no"
 _CIRCUMSTANCE_DETERMINERS = ("the", "these", "those", "such", "present", "existing")
+_BE_AUX = "is was are were be been will would shall should may might must can could has have had does did"
 _TURN_VERBS = "turn turned turns turning look looked looks looking come came comes coming go went goes going"
 
 
@@ -159,6 +160,18 @@ def rules() -> list[Rule]:
         )
     # "by establishing courts" -> "through establishing courts" (the means; the passive "by" stays)
     r.append(Rule(("by",), "through", True, _gerund_object_next))
+    # "it was indeed a" <-> "it was in fact a" inside a clause, after a verb of being or an auxiliary
+    r += [
+        Rule(("indeed",), "in fact", False, _all(_prev_in(_BE_AUX), _next_not_in("so"))),
+        Rule(("in", "fact"), "indeed", False, _all(_prev_in(_BE_AUX), _next_not_in("so"))),
+        Rule(("really",), "indeed", True, _all(_prev_in(_BE_AUX), _next_in(_DETERMINERS))),
+    ]
+    # others / other people / the rest
+    r += [
+        Rule(("other", "people"), "others", False, _prev_not_in(_DETERMINERS + " many some few all")),
+        Rule(("others",), "other people", True, _all(_people_verb_next, _prev_not_in(_DETERMINERS + " and"))),
+        Rule(("the", "rest"), "the others", True, _all(_next_not_in("of"), _prev_not_in("of all for"))),
+    ]
     # round / around after a verb of turning or going ("turned round" = "turned around")
     r += [
         Rule(("round",), "around", False, _all(_prev_in(_TURN_VERBS), _clause_final_or_to)),
@@ -208,6 +221,17 @@ def _gerund_object_next(doc: Doc, i: int, j: int) -> bool:
         and (after in set(_DETERMINERS.split()) or _is(after, "n", 0.6))
         and (_prev(doc, i) not in ("stood", "standing", "passed", "passing", "went", "go", "sat", "stand"))
     )
+
+
+_PEOPLE_VERBS = set(
+    "think thought say said believe believed know knew feel felt hope hoped fear feared want wanted "
+    "claim claimed argue argued".split()
+)
+
+
+def _people_verb_next(doc: Doc, i: int, j: int) -> bool:
+    """ "others think": a verb of saying or thinking says the others are people."""
+    return _next(doc, j) in _PEOPLE_VERBS
 
 
 def _not_possessive(doc: Doc, i: int, j: int) -> bool:
@@ -352,8 +376,60 @@ def _there_are_who(doc: Doc, out: list[Edit]) -> None:
         out.append(Edit(toks[i].start, toks[i + 4].end, rep, FAMILY, "there-are-N-who->N", True))
 
 
+_ENOUGH_STOP = set("long well far much many few little soon often good".split())
+
+
+def _enough(doc: Doc, out: list[Edit]) -> None:
+    """ "strong enough to" <-> "sufficiently strong to" (an adjective, then "to")."""
+    toks, norms = doc.tokens, doc.norms
+    for i in range(len(toks) - 2):
+        if not all(toks[k].free for k in range(i, i + 3)) or not (doc.plain_gap(i) and doc.plain_gap(i + 1)):
+            continue
+        a, b, c = norms[i], norms[i + 1], norms[i + 2]
+        if b == "enough" and c == "to" and _adjective(a) and a not in _ENOUGH_STOP and toks[i].text.islower():
+            if _prev(doc, i) in ("not", "never") or (i > 0 and "n't" in norms[i - 1]):
+                continue  # "not strong enough" -> "not sufficiently strong": fine, but keep it simple
+            rep = f"sufficiently {toks[i].text}"
+            out.append(
+                Edit(toks[i].start, toks[i + 1].end, rep, FAMILY, "ADJ enough->sufficiently ADJ", True)
+            )
+        if a == "sufficiently" and c == "to" and _adjective(b) and b not in _ENOUGH_STOP:
+            rep = match_case(toks[i].text, f"{toks[i + 1].text} enough")
+            out.append(
+                Edit(toks[i].start, toks[i + 1].end, rep, FAMILY, "sufficiently ADJ->ADJ enough", False)
+            )
+
+
+_NO_EITHER_BEFORE = set("between both either neither whether among amongst".split())
+
+
+def _either_insertion(doc: Doc, out: list[Edit]) -> None:
+    """ "the army or the navy" -> "either the army or the navy" (two single nouns)."""
+    toks, norms = doc.tokens, doc.norms
+    n = len(toks)
+    for i in range(1, n - 4):
+        if norms[i] != "the" or norms[i + 2] != "or" or norms[i + 3] != "the" or not toks[i].text.islower():
+            continue
+        if not all(doc.plain_gap(k) for k in range(i, i + 4)) or not all(
+            toks[k].free for k in range(i, i + 5)
+        ):
+            continue
+        if not (_is(norms[i + 1], "n", 0.7) and _is(norms[i + 4], "n", 0.7)):
+            continue
+        if doc.plain_gap(i + 4) and i + 5 < n and _is(norms[i + 5], "n", 0.5):
+            continue  # "the army or the navy yard"
+        if _prev(doc, i) in _NO_EITHER_BEFORE:
+            continue
+        s, _ = doc.sentences[doc.sentence_of(toks[i].start)]
+        if negations(doc.text[s : toks[i].start]):
+            continue  # under a negation "either ... or" reads as "neither": leave the scope alone
+        out.append(Edit(toks[i].start, toks[i].end, "either the", FAMILY, "either-insertion", True))
+
+
 def propose(doc: Doc) -> list[Edit]:
     out: list[Edit] = []
+    _enough(doc, out)
+    _either_insertion(doc, out)
     _all_of_them(doc, out)
     _such_so(doc, out)
     _very_deletion(doc, out)
