@@ -275,6 +275,14 @@ def _doubles(v: str, wn: WordNet, pos: str, suffix: str) -> str | None:
     return None
 
 
+def _regular_ed(lemma: str) -> str:
+    if lemma.endswith("e"):
+        return lemma + "d"
+    if re.search(r"[^aeiou]y$", lemma):
+        return lemma[:-1] + "ied"
+    return lemma + "ed"
+
+
 def forms(pos: str, lemma: str, wn: WordNet) -> dict[str, str]:
     """Inflected forms of `lemma` by slot (base, pl, 3sg, past, pp, ing, er, est); only attested ones."""
     out = {"base": lemma}
@@ -286,18 +294,11 @@ def forms(pos: str, lemma: str, wn: WordNet) -> dict[str, str]:
         out["3sg"] = _regular_3sg(lemma)
         if lemma in IRREGULAR:
             out["past"], out["pp"] = IRREGULAR[lemma]
-        elif inverse and not _doubles(lemma, wn, pos, "ed"):
+        elif inverse and not _doubles(lemma, wn, pos, "ed") and _regular_ed(lemma) not in inverse:
             pass  # irregular but not in our table: past/participle unknown, left out
         else:
-            ed = _doubles(lemma, wn, pos, "ed")
-            if not ed:
-                if lemma.endswith("e"):
-                    ed = lemma + "d"
-                elif re.search(r"[^aeiou]y$", lemma):
-                    ed = lemma[:-1] + "ied"
-                else:
-                    ed = lemma + "ed"
-            out["past"] = out["pp"] = ed
+            # verb.exc also lists regular "-ied" forms ("replied"): those are not irregular
+            out["past"] = out["pp"] = _doubles(lemma, wn, pos, "ed") or _regular_ed(lemma)
         ing = _doubles(lemma, wn, pos, "ing")
         if not ing:
             if lemma.endswith("ie"):
@@ -490,7 +491,9 @@ def phrase_forms(pos: str, phrase: str, wn: WordNet) -> dict[str, str]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"))
+    ap.add_argument("--out", type=Path, default=DATA, help="where the built tables go (default: the package)")
     args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
     if not (args.wordnet / "data.noun").exists():
         print(f"no WordNet at {args.wordnet}: apt-get install wordnet-base", file=sys.stderr)
         return 2
@@ -514,7 +517,7 @@ def main() -> int:
             continue
         cells = ",".join(f"{p}={v:.2f}" for p, v in sorted(shares.items(), key=lambda kv: -kv[1]))
         rows.append(f"{word}\t{z:.2f}\t{cells}")
-    (DATA / "pos.tsv").write_text(
+    (args.out / "pos.tsv").write_text(
         "# word\tzipf\tpart-of-speech shares (built by scripts/build_lexicon.py from WordNet 3.0 + wordfreq)\n"
         + "\n".join(rows)
         + "\n",
@@ -566,7 +569,7 @@ def main() -> int:
     idioms.update(EXTRA_IDIOMS)
     sources = {surface for surface, _sub, _pos in out}
     idioms = {i for i in idioms if any(p in sources for p in i.split(" "))}  # only those that guard a row
-    (DATA / "idioms.txt").write_text(
+    (args.out / "idioms.txt").write_text(
         "# WordNet multi-word expressions, inflected (built by scripts/build_lexicon.py)\n"
         + "\n".join(sorted(idioms))
         + "\n",
@@ -577,7 +580,7 @@ def main() -> int:
         f"{surface}\t{sub}\t{pos}\t{int(check)}\t{pair}\t{cond}"
         for (surface, sub, pos), (check, pair, cond) in sorted(out.items())
     ]
-    (DATA / "lexicon.tsv").write_text(
+    (args.out / "lexicon.tsv").write_text(
         "# surface\tsubstitute\tpos\tneeds_lm_check\tlemma pair\tcontext condition (built by scripts/build_lexicon.py)\n"
         + "\n".join(lines)
         + "\n",

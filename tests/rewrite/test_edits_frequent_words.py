@@ -86,6 +86,9 @@ CHANGES = [
     ("The wall was strong enough to hold.", "The wall was sufficiently strong to hold."),
     ("The wall was sufficiently strong to hold.", "The wall was strong enough to hold."),
     ("He must choose the army or the navy.", "He must choose either the army or the navy."),
+    # the lexicon: regular "-ied" past forms now reach the table
+    ("She replied that the hour was late.", "She answered that the hour was late."),
+    ("He went in order to see the hall.", "He went so as to see the hall."),
 ]
 
 
@@ -165,6 +168,14 @@ MUST_NOT = [
     ("He asked whether the army or the navy came.", "He asked whether either the army or the navy came."),
     ("He did not choose the army or the navy.", "He did not choose either the army or the navy."),
     ("He joined the army or the navy yard.", "He joined either the army or the navy yard."),
+    # "replied to" is not "answered to"; "so as to" does not open a sentence
+    ("She replied to the letter at once.", "She answered to the letter at once."),
+    ("In order to see the hall, he went.", "So as to see the hall, he went."),
+    # pairs the eval's reading threw out (old abstract senses)
+    ("They shook the fabric of the government.", "They shook the cloth of the government."),
+    ("They were liable to error.", "They were apt to error."),
+    ("It has been inferred that force was meant.", "It has been derived that force was meant."),
+    ("It ensures the supremacy of the laws.", "It ensures the mastery of the laws."),
 ]
 
 

@@ -279,7 +279,9 @@ def _rules() -> list[Rule]:
     r += [Rule(("whether", "or", "not"), "whether")]
     r += [Rule(("whether",), "whether or not", True, _not(_or_follows))]
     r += [Rule(("in", "order", "to"), "to"), Rule(("so", "as", "to"), "to")]
-    r += _pair("in order to", "so as to")
+    # "So as to cast an odium on ..., it has been" reads badly: the purpose clause keeps "in order to"
+    # at a sentence start
+    r += _pair("in order to", "so as to", when_ab=_not(_sentence_initial_plain))
     r += _pair("in order that", "so that", check_ba=True, when_ba=_prev_not_in("and"))
     r += [
         Rule(("although",), "though", False, _continues),
