@@ -74,8 +74,6 @@ CHANGES = [
     # want / less / is to be / by + -ing / had
     ("They failed for want of money.", "They failed for lack of money."),
     ("There were less men than before.", "There were fewer men than before."),
-    ("What is to be done now?", "What must be done now?"),
-    ("The laws are to be obeyed.", "The laws must be obeyed."),
     ("They keep power by establishing courts.", "They keep power through establishing courts."),
     ("He had gone home before the rain.", "He'd gone home before the rain."),
     ("It was indeed a strange sight.", "It was in fact a strange sight."),
@@ -137,16 +135,17 @@ MUST_NOT = [
     ("There is a man who thinks so.", "A man thinks so."),
     # "round" as a noun or adjective
     ("He won the first round and left.", "He won the first around and left."),
-    # "under" before a number only, never "under the law"
+    # "under" stays: "under two exceptions" is "subject to", and "under the law" no quantity
+    ("It passed under two exceptions only.", "It passed less than two exceptions only."),
     ("He lived under the law of the land.", "He lived less than the law of the land."),
     # "want" the verb, "less" before a mass noun or an idiom, "no less"
     ("They want of us a promise.", "They lack of us a promise."),
     ("He took less pains than his brother.", "He took fewer pains than his brother."),
     ("There was less money than before.", "There was fewer money than before."),
     ("They sent no less troops than before.", "They sent no fewer troops than before."),
-    # "it is to be hoped" reports an attitude, "is to be found" a possibility
+    # "is to be" is mostly the planned future ("the President is to be elected"), not "must"
+    ("The President is to be elected by the States.", "The President must be elected by the States."),
     ("It is to be hoped that he will come.", "It must be hoped that he will come."),
-    ("Such men are to be found everywhere.", "Such men must be found everywhere."),
     # the passive "by", "by the time", "stood by watching"
     ("The law was made by the people.", "The law was made through the people."),
     ("He stood by watching the men.", "He stood through watching the men."),
@@ -212,7 +211,6 @@ _CHECKED = {
     "very-deletion",
     "there-are-N-who->N",
     "less->fewer",
-    "is to be->must be",
     "by->through",
 }
 

@@ -138,8 +138,8 @@ def rules() -> list[Rule]:
     # quantities
     r += [
         Rule(("much", "of", "the"), "a great deal of the", True, _prev_not_in("how so too as very not")),
+        # one way only: "under two exceptions" is "subject to", not a quantity
         Rule(("less", "than"), "under", True, _before_number),
-        Rule(("under",), "less than", True, _before_number),
         Rule(("the", "others"), "the rest", True, _all(_prev_not_in("of all"), _not_possessive)),
     ]
     for big in ("hundred", "thousand", "million"):
@@ -152,12 +152,6 @@ def rules() -> list[Rule]:
     r.append(Rule(("want", "of"), "lack of", False, _prev_in("for the a no great entire total utter from")))
     # "less" before a plural count noun is "fewer" ("less men"; not "less pains": idioms are rare)
     r.append(Rule(("less",), "fewer", True, _all(_plural_count_noun_next, _prev_not_in("no more much far"))))
-    # "what is to be done" -> "what must be done" (obligation; not "it is to be hoped/feared", which
-    # report an attitude, nor "is to be found/seen", which report a possibility)
-    for be in ("is", "are"):
-        r.append(
-            Rule((be, "to", "be"), "must be", True, _all(_next_is_participle, _next_not_in(_TO_BE_STOP)))
-        )
     # "by establishing courts" -> "through establishing courts" (the means; the passive "by" stays)
     r.append(Rule(("by",), "through", True, _gerund_object_next))
     # "it was indeed a" <-> "it was in fact a" inside a clause, after a verb of being or an auxiliary
@@ -178,17 +172,6 @@ def rules() -> list[Rule]:
         Rule(("around",), "round", True, _all(_prev_in(_TURN_VERBS), _clause_final_or_to)),
     ]
     return r
-
-
-_TO_BE_STOP = "hoped feared regretted expected found seen observed remarked noted lamented wished supposed"
-
-
-def _next_is_participle(doc: Doc, i: int, j: int) -> bool:
-    nxt = _next(doc, j)
-    return nxt is not None and (nxt in _IRREGULAR_PARTICIPLES or (nxt.endswith("ed") and _is(nxt, "v", 0.3)))
-
-
-_IRREGULAR_PARTICIPLES = set("done made given taken seen known kept paid held sent built brought".split())
 
 
 def _plural_count_noun_next(doc: Doc, i: int, j: int) -> bool:
