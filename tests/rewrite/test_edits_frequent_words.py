@@ -175,6 +175,11 @@ MUST_NOT = [
     ("They were liable to error.", "They were apt to error."),
     ("It has been inferred that force was meant.", "It has been derived that force was meant."),
     ("It ensures the supremacy of the laws.", "It ensures the mastery of the laws."),
+    ("It grew by means of new members.", "It grew by way of new members."),
+    ("He came in spite of the rain.", "He came in venom of the rain."),
+    ("In some ways she is just her age.", "In some manners she is just her age."),
+    ("It might get him into trouble.", "It might receive him into trouble."),
+    ("He spoke of the individual citizens.", "He spoke of the soul citizens."),
 ]
 
 
