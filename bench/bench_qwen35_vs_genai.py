@@ -18,7 +18,9 @@ one tiny block: both exporters ignore it), exports it with ours (every run) and 
 Peers: ours (our graph on our engine's runner: IO binding, states updated in place), genai (its graph
 on its own runtime), genai-graph (its graph on plain onnxruntime with IO binding, states as fresh
 outputs: separates the graphs from the runtimes), llamacpp (llama-cpp-python, Q4_0, when available).
-`--against TREE` adds our engine as it was in another checkout of this repository (a `git worktree` or
+`--block-size N` adds ours exported with int4 block size N (the default export is block 32, like
+llama.cpp's Q4_0): a coarser block stores fewer scale bytes per weight, which a memory-bound decode step
+reads every token; it is a quantization change, so its tokens differ. `--against TREE` adds our engine as it was in another checkout of this repository (a `git worktree` or
 `git archive` of an older commit) as a peer: its own exporter writes its own model dir from the same
 checkpoint (cached per tree), and its children import that tree's `native_host` (PYTHONPATH), so old and
 new decode are measured in the same run, interleaved, whatever the machine's speed that hour.
@@ -100,13 +102,13 @@ def build_checkpoint() -> None:
     print(f"  {text_params / 1e6:.0f} M text parameters", flush=True)
 
 
-def export_ours() -> float:
+def export_ours(out: Path = OURS, block_size: int = 32) -> float:
     from export.graph import Precision
     from export.qwen35 import export
     from export.registry import ExportOptions
 
     start = time.perf_counter()
-    export(CKPT, OURS, ExportOptions(precision=Precision("int4", block_size=32, accuracy_level=4)))
+    export(CKPT, out, ExportOptions(precision=Precision("int4", block_size=block_size, accuracy_level=4)))
     return time.perf_counter() - start
 
 
@@ -453,6 +455,14 @@ def main() -> int:
     parser.add_argument("--measure-e2e", choices=tuple(RUNNERS), help=argparse.SUPPRESS)
     parser.add_argument("--llamacpp-python", help="an interpreter with llama-cpp-python installed")
     parser.add_argument(
+        "--block-size",
+        type=int,
+        action="append",
+        default=[],
+        metavar="N",
+        help="also measure ours exported with int4 block size N (default export: 32)",
+    )
+    parser.add_argument(
         "--against",
         type=Path,
         action="append",
@@ -494,6 +504,14 @@ def main() -> int:
     dirs: dict[str, Path] = {"ours": OURS, "peer": PEER, "peer_graph": PEER}
     pythons: dict[str, str | None] = dict.fromkeys(dirs)
     trees: dict[str, Path] = {}  # ours@<commit> peers: our runner from another checkout
+    variants: list[str] = []  # ours-b<N>: this tree, another int4 block size
+    for block_size in args.block_size:
+        label, out = f"ours-b{block_size}", OUT / f"qwen35_0.8b_ours_int4_b{block_size}"
+        print(f"exporting {label} ...", flush=True)
+        export_ours(out, block_size)
+        Engine.prepare(out, threads=args.threads)
+        dirs[label], pythons[label] = out, None
+        variants.append(label)
     for tree in args.against:
         label = tree_label(tree.resolve())
         dirs[label], trees[label] = export_in_tree(tree.resolve(), label, args.threads), tree.resolve()
@@ -509,7 +527,7 @@ def main() -> int:
             print(f"llama.cpp peer skipped: building its GGUF failed: {' | '.join(tail)}", flush=True)
 
     def child(mode: str, kind: str) -> dict:
-        runner = "ours" if kind in trees else kind
+        runner = "ours" if kind in trees or kind in variants else kind
         return run_child(
             [mode, runner, "--dir", str(dirs[kind])], args.threads, pythons[kind], trees.get(kind)
         )
@@ -543,9 +561,9 @@ def main() -> int:
                 ratios[kind][metric] = statistics.median(o / p for o, p in pairs)
     rows["ours"]["export_s"], rows["peer"]["export_s"] = ours_export_s, peer_export_s
     rows["peer_graph"]["export_s"] = peer_export_s
-    for label in trees:
+    for label in [*trees, *variants]:
         rows[label]["size_mb"] = dir_bytes(dirs[label]) / 1e6
-        rows[label]["export_s"] = float("nan")  # cached per tree
+        rows[label]["export_s"] = float("nan")  # trees: cached; variants: not timed
     rows["ours"]["size_mb"] = dir_bytes(OURS) / 1e6
     rows["peer"]["size_mb"] = rows["peer_graph"]["size_mb"] = dir_bytes(PEER) / 1e6
     if "llamacpp" in rows:
@@ -566,7 +584,12 @@ def main() -> int:
         "size_mb",
         "export_s",
     ]
-    names = {"peer": "genai", "peer_graph": "genai-graph", "llamacpp": "llama.cpp", **{t: t for t in trees}}
+    names = {
+        "peer": "genai",
+        "peer_graph": "genai-graph",
+        "llamacpp": "llama.cpp",
+        **{t: t for t in [*trees, *variants]},
+    }
     print(
         f"\nQwen3.5-0.8B shape, random weights, {text_params / 1e6:.0f} M text params, {args.threads} threads"
     )

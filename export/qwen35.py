@@ -205,18 +205,20 @@ def full_attention(
     q_gate, k, v = g.op("Split", [qkv, g.const([2 * h * d, kv * d, kv * d], np.int64)], n_out=3, axis=-1)
     q, gate = g.op("Split", [_heads(g, q_gate, h, 2 * d), g.const([d, d], np.int64)], n_out=2, axis=-1)
     q = g.rms_norm(q, 1.0 + w.get(name["q_norm"]), name["q_norm"], cfg.rms_norm_eps)
-    k = g.rms_norm(_heads(g, k, kv, d), 1.0 + w.get(name["k_norm"]), name["k_norm"], cfg.rms_norm_eps)
     rotary_inputs: list[str] = [shared.cos, shared.sin]
-    if not cfg.rotary_in_attention:
+    if cfg.rotary_in_attention:  # k stays flat: GroupQueryAttention takes [batch, seq, kv * d]
+        k = g.head_rms_norm(k, 1.0 + w.get(name["k_norm"]), name["k_norm"], cfg.rms_norm_eps, kv)
+    else:
         assert shared.cos_rows is not None and shared.sin_rows is not None
+        k = g.rms_norm(_heads(g, k, kv, d), 1.0 + w.get(name["k_norm"]), name["k_norm"], cfg.rms_norm_eps)
         q = _rotate(g, q, cfg.rotary_dim, d, shared.cos_rows, shared.sin_rows)
-        k = _rotate(g, k, cfg.rotary_dim, d, shared.cos_rows, shared.sin_rows)
+        k = _flat(g, _rotate(g, k, cfg.rotary_dim, d, shared.cos_rows, shared.sin_rows))
         rotary_inputs = []
     attn, present_k, present_v = g.ms(
         "GroupQueryAttention",
         [
             _flat(g, q),
-            _flat(g, k),
+            k,
             v,
             f"past_key_values.{i}.key",
             f"past_key_values.{i}.value",
@@ -280,10 +282,8 @@ def gated_delta_net(
     qk, v = g.op("Split", [conv, g.const([2 * cfg.key_dim, cfg.value_dim], np.int64)], n_out=2, axis=-1)
     # l2norm(x) = x * rsqrt(sum(x^2) + 1e-6) is exactly RMSNorm with eps 1e-6/dk and weight 1/sqrt(dk).
     with g.scope("qk_l2norm"):
-        qk = g.rms_norm(
-            _heads(g, qk, 2 * hk, dk), np.full(dk, dk**-0.5), f"{name['A_log']}.l2norm_scale", 1e-6 / dk
-        )
-    q, k = g.op("Split", [_flat(g, qk), g.const([cfg.key_dim, cfg.key_dim], np.int64)], n_out=2, axis=-1)
+        qk = g.head_rms_norm(qk, np.full(dk, dk**-0.5), f"{name['A_log']}.l2norm_scale", 1e-6 / dk, 2 * hk)
+    q, k = g.op("Split", [qk, g.const([cfg.key_dim, cfg.key_dim], np.int64)], n_out=2, axis=-1)
     if hv != hk:  # each q/k head serves hv/hk consecutive value heads (repeat_interleave)
         q, k = (_repeat_heads(g, t, hk, hv // hk, dk) for t in (q, k))
 
@@ -311,14 +311,9 @@ def gated_delta_net(
     # norm(x)·w·silu(z) per value head, as plain ops: onnxruntime 1.32's fused GatedRMSNorm took 25 ms
     # for 512 tokens where these take 1 ms (one thread; docs/engine.md, issue 15).
     with g.scope("gated_norm"):
-        normed = g.rms_norm(
-            _heads(g, attn, hv, cfg.linear_value_head_dim),
-            w.get(name["gated_norm"]),
-            name["gated_norm"],
-            cfg.rms_norm_eps,
-        )
+        normed = g.head_rms_norm(attn, w.get(name["gated_norm"]), name["gated_norm"], cfg.rms_norm_eps, hv)
         gate = g.op("Mul", [z, g.op("Sigmoid", [z])])  # onnxruntime fuses x·sigmoid(x) (QuickGelu)
-        normed = g.op("Mul", [_flat(g, normed), gate])
+        normed = g.op("Mul", [normed, gate])
     return g.linear(normed, w.get(name["out_proj"]), name["out_proj"], precision)
 
 

@@ -36,6 +36,7 @@ CONTRIB_OPS_MIN_VERSION = {
     "LinearAttention": "1.32",
     "LinearAttentionGate": "1.32",
     "CausalConvWithState": "1.32",
+    "BranchwiseRMSNorm": "1.32",
 }
 NUMPY_DTYPES = {"float32": np.float32, "float16": np.float16}
 # Constant folding materialises a Reshape of a weight as a second copy of it. Our int4 tied embedding

@@ -4,8 +4,12 @@ exported in fp32: the hybrid model the engine tests run on."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from export.graph import Precision
 
 VOCAB = 320
 TEXT_CONFIG = dict(
@@ -28,7 +32,8 @@ TEXT_CONFIG = dict(
 )
 
 
-def export_tiny_hybrid(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def export_tiny_hybrid(tmp_path_factory: pytest.TempPathFactory, precision: Precision | None = None) -> Path:
+    """The tiny checkpoint exported with `precision` (default fp32)."""
     import torch
     from tokenizers import Tokenizer, models, pre_tokenizers
     from transformers import Qwen3_5ForCausalLM, Qwen3_5TextConfig
@@ -51,5 +56,5 @@ def export_tiny_hybrid(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
     tokenizer.save(str(source / "tokenizer.json"))
     out = tmp_path_factory.mktemp("tiny_qwen35_dir") / "model"
-    export(Path(source), out, ExportOptions(precision=Precision("fp32")))
+    export(Path(source), out, ExportOptions(precision=precision or Precision("fp32")))
     return out
