@@ -232,6 +232,45 @@ def _clash(a: _Live, b: _Live) -> bool:
     return both and a.window[0] < b.window[1] and b.window[0] < a.window[1]
 
 
+def fluency_window(text: str, pieces: list[Piece], edit: Any, group: tuple[int, ...]) -> tuple[int, int]:
+    """The span of `text` the fluency guard reads for `edit`: FLUENCY_CONTEXT characters around it,
+    widened to whole words, inside the sentence(s) `group` (indices into `pieces`)."""
+    lo = pieces[group[0]].start
+    hi = pieces[group[-1]].start + len(pieces[group[-1]].text)
+    w0 = max(lo, edit.start - FLUENCY_CONTEXT[0])
+    w1 = min(hi, edit.end + FLUENCY_CONTEXT[1])
+    while w0 > lo and not text[w0 - 1].isspace():
+        w0 -= 1
+    while w1 < hi and not text[w1].isspace():
+        w1 += 1
+    return w0, w1
+
+
+def _fluency_drops(
+    checks: SearchChecks, text: str, edits: Sequence[tuple[Any, tuple[int, int]]]
+) -> list[float]:
+    """guards.fluency_drop of each (edit, window), each edit alone in its window, in one batch."""
+    sources = [text[w0:w1] for _, (w0, w1) in edits]
+    candidates = [text[w0 : e.start] + e.replacement + text[e.end : w1] for e, (w0, w1) in edits]
+    scores = checks.logprobs(sources + candidates)
+    n = len(edits)
+    return [guards.fluency_drop(scores[k], scores[n + k], sources[k], candidates[k]) for k in range(n)]
+
+
+def fluency_drops(text: str, edits: Sequence[Any], checks: SearchChecks) -> list[float | None]:
+    """What the search's fluency guard measures for each edit of `text` applied alone (nats around the
+    edit; `guards.check_fluency` decides); None where the search would not use the edit (it touches
+    code or crosses a line break). For calibration and tests: the search computes the same inline."""
+    pieces = split_pieces(text)
+    placed = [(k, e, _groups(pieces, e)) for k, e in enumerate(edits)]
+    todo = [(k, e, fluency_window(text, pieces, e, g)) for k, e, g in placed if g is not None]
+    drops = _fluency_drops(checks, text, [(e, w) for _, e, w in todo])
+    out: list[float | None] = [None] * len(edits)
+    for (k, _, _), drop in zip(todo, drops, strict=True):
+        out[k] = drop
+    return out
+
+
 def _changed_words(original: str, replacement: str) -> int:
     a, b = original.split(), replacement.split()
     if len(a) <= 3:
@@ -281,7 +320,7 @@ class _Search:
         self.gains: dict[int, float] = {}  # id(live) -> gain when applied
         self.rejected: Counter[str] = Counter()
         self.words_changed = 0
-        self.fluency: dict[int, float] = {}  # id(live) -> change of log-probability per token
+        self.fluency: dict[int, float] = {}  # id(live) -> -guards.fluency_drop (nats around the edit)
 
     # coordinates ---------------------------------------------------------------------------
     def _shift(self, pos: int) -> int:
@@ -404,36 +443,20 @@ class _Search:
         return chosen
 
     def _window(self, edit: Any, group: tuple[int, ...]) -> tuple[int, int]:
-        lo = self.pieces[group[0]].start
-        hi = self.pieces[group[-1]].start + len(self.pieces[group[-1]].text)
-        w0 = max(lo, edit.start - FLUENCY_CONTEXT[0])
-        w1 = min(hi, edit.end + FLUENCY_CONTEXT[1])
-        while w0 > lo and not self.source[w0 - 1].isspace():
-            w0 -= 1
-        while w1 < hi and not self.source[w1].isspace():
-            w1 += 1
-        return w0, w1
+        return fluency_window(self.source, self.pieces, edit, group)
 
     def _screen_fluency(self, todo: list[_Live]) -> set[int]:
         """One batched language-model pass: each edit alone in its window against the original window;
         returns the ids of those that failed. Edits whose windows overlap are never applied together
         (_clash), so a window that passed here is the window in the returned text."""
-        sources, candidates = [], []
-        for x in todo:
-            w0, w1 = x.window
-            sources.append(self.source[w0:w1])
-            candidates.append(
-                self.source[w0 : x.edit.start] + x.edit.replacement + self.source[x.edit.end : w1]
-            )
         try:
-            scores = self.checks.logprobs(sources + candidates)
+            drops = _fluency_drops(self.checks, self.source, [(x.edit, x.window) for x in todo])
         except Exception:  # the model broke: no edit that needs it is used
             self.checks.engine = None
             self.rejected["fluency"] += len(todo)
             return {id(x) for x in todo}
         failed = set()
-        for k, x in enumerate(todo):
-            drop = guards.fluency_drop(scores[k], scores[len(todo) + k])
+        for x, drop in zip(todo, drops, strict=True):
             self.fluency[id(x)] = -drop
             if not guards.check_fluency(drop, self.checks.fluency_margin).ok:
                 failed.add(id(x))

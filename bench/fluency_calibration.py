@@ -1,0 +1,82 @@
+"""The fluency guard's calibration table: the labelled edits of tests/rewrite/fluency_cases.py scored as
+the search scores them (each edit alone in its window) with the installed default model, under the old
+per-token measure, the per-edit measure without and with the rarity term, at several margins; then the
+cases the shipped setting gets wrong. Run: PYTHONPATH=. python bench/fluency_calibration.py [MODEL_DIR]
+(docs/anonymization.md, "Fluency guard")."""
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from native_host.rewrite import guards, models, search
+from native_host.rewrite.windows import split_pieces
+from tests.rewrite.fluency_cases import CASES, NATURAL
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int
+    end: int
+    replacement: str
+    family: str = "lexical"
+    rule: str = "t"
+    needs_lm_check: bool = True
+
+
+checks = search.SearchChecks(None, models.get_engine(Path(sys.argv[1]) if len(sys.argv) > 1 else None))
+src, cand, items = [], [], []
+for lab, origin, s, old, new in CASES:
+    st = s.index(old)
+    e = Edit(st, st + len(old), new)
+    pieces = split_pieces(s)
+    g = search._groups(pieces, e)
+    w0, w1 = search.fluency_window(s, pieces, e, g)
+    src.append(s[w0:w1])
+    cand.append(s[w0:st] + new + s[st + len(old) : w1])
+    items.append((lab, origin, old, new))
+lp = checks.logprobs(src + cand)
+n = len(src)
+rows = []
+for k, (lab, origin, old, new) in enumerate(items):
+    a, b = lp[k], lp[n + k]
+    old_m = max(float(a.mean() - b.mean()), float(a.sum() - b.sum()) / max(1, len(a)))
+    plain = guards.fluency_drop(a, b)
+    full = guards.fluency_drop(a, b, src[k], cand[k])
+    rows.append((lab, origin, old, new, old_m, plain, full))
+
+
+def conf(idx, m):
+    natp = sum(1 for r in rows if r[0] == NATURAL and r[idx] <= m)
+    unr = sum(1 for r in rows if r[0] != NATURAL and r[idx] > m)
+    brk = sum(1 for r in rows if r[1].startswith("broken") and r[idx] > m)
+    return natp, unr, brk
+
+
+nn = sum(r[0] == NATURAL for r in rows)
+nu = len(rows) - nn
+nb = sum(r[1].startswith("broken") for r in rows)
+print(f"natural {nn}, unnatural {nu} (broken on purpose {nb})")
+print("| measure | margin | natural passed | unnatural rejected | of them broken on purpose |")
+print("|---|---|---|---|---|")
+for name, idx, margins in (
+    ("old: nats per window token", 4, (0.1, 0.2, 0.3, 0.4)),
+    ("per edit, no rarity correction", 5, (1.5, 2.0, 2.5, 3.0)),
+    ("per edit, rarity x0.5 (shipped)", 6, (1.0, 1.5, 2.0, 2.5, 3.0)),
+):
+    for m in margins:
+        a, b, c = conf(idx, m)
+        print(
+            f"| {name} | {m} | {a}/{nn} ({100 * a / nn:.0f}%) | {b}/{nu} ({100 * b / nu:.0f}%) | {c}/{nb} |"
+        )
+print()
+for r in rows:
+    ok = r[6] <= guards.FLUENCY_MARGIN
+    if ok != (r[0] == NATURAL):
+        print(
+            ("passed unnatural" if ok else "rejected natural"),
+            f"{r[6]:.2f}",
+            r[1],
+            repr(r[2]),
+            "->",
+            repr(r[3]),
+        )
