@@ -190,34 +190,41 @@ def full_attention(
 ) -> str:
     """Gated full attention; q/k/v in one MatMul, rotary inside GroupQueryAttention.
 
-    x ─ qkv_proj ─ Split ─ q_gate ─ Reshape[h, 2d] ─ Split ─ q ─ RMSNorm(1+w) ─┐
-                       │                                 └ gate ─ Sigmoid ───┐│
-                       ├ k ─ RMSNorm(1+w) ───────────────────────────────────┼┤ GQA(rotary on d[:rotary_dim])
-                       └ v ──────────────────────────────────────────────────┼┘
-                                                                  o_proj ─ Mul
+    x ─ qkv_proj ─ Split ─ q ─ RMSNorm(1+w) per head ──────┐
+                       ├ gate ─ Sigmoid ──────────────────┼─┐
+                       ├ k ─ RMSNorm(1+w) per head ───────┤ │ GQA(rotary on d[:rotary_dim])
+                       └ v ───────────────────────────────┘ │
+                                                  o_proj ─ Mul
+    q_proj's rows are per head [query(d), gate(d)]; they are reordered to all queries, then all gates,
+    before quantization (blocks run along the input axis, so each row quantizes as before and every
+    output is the same number), so q and gate come out of the one Split already flat: no per-head
+    Reshape, Split and Reshape back (4 nodes fewer per layer; docs/engine.md, "Decode").
     """
     name = _names(cfg, i)
     h, kv, d = cfg.num_heads, cfg.num_kv_heads, cfg.head_dim
     if cfg.attention_bias:
         raise NotImplementedError("Qwen3.5 checkpoints with attention_bias=True are not supported")
-    qkv_w = np.concatenate([w.get(name["q_proj"]), w.get(name["k_proj"]), w.get(name["v_proj"])])
+    q_gate_w = w.get(name["q_proj"]).reshape(h, 2, d, -1)  # [head, (query, gate), d, hidden]
+    q_w, gate_w = (q_gate_w[:, part].reshape(h * d, -1) for part in (0, 1))
+    qkv_w = np.concatenate([q_w, gate_w, w.get(name["k_proj"]), w.get(name["v_proj"])])
     qkv = g.linear(x, qkv_w, name["q_proj"].replace("q_proj", "qkv_proj"), precision)
-    q_gate, k, v = g.op("Split", [qkv, g.const([2 * h * d, kv * d, kv * d], np.int64)], n_out=3, axis=-1)
-    q, gate = g.op("Split", [_heads(g, q_gate, h, 2 * d), g.const([d, d], np.int64)], n_out=2, axis=-1)
-    q = g.rms_norm(q, 1.0 + w.get(name["q_norm"]), name["q_norm"], cfg.rms_norm_eps)
+    q, gate, k, v = g.op("Split", [qkv, g.const([h * d, h * d, kv * d, kv * d], np.int64)], n_out=4, axis=-1)
+    q_norm, k_norm, eps = 1.0 + w.get(name["q_norm"]), 1.0 + w.get(name["k_norm"]), cfg.rms_norm_eps
     rotary_inputs: list[str] = [shared.cos, shared.sin]
-    if cfg.rotary_in_attention:  # k stays flat: GroupQueryAttention takes [batch, seq, kv * d]
-        k = g.head_rms_norm(k, 1.0 + w.get(name["k_norm"]), name["k_norm"], cfg.rms_norm_eps, kv)
+    if cfg.rotary_in_attention:  # q and k stay flat: GroupQueryAttention takes [batch, seq, heads * d]
+        q = g.head_rms_norm(q, q_norm, name["q_norm"], eps, h)
+        k = g.head_rms_norm(k, k_norm, name["k_norm"], eps, kv)
     else:
         assert shared.cos_rows is not None and shared.sin_rows is not None
-        k = g.rms_norm(_heads(g, k, kv, d), 1.0 + w.get(name["k_norm"]), name["k_norm"], cfg.rms_norm_eps)
-        q = _rotate(g, q, cfg.rotary_dim, d, shared.cos_rows, shared.sin_rows)
+        q = g.rms_norm(_heads(g, q, h, d), q_norm, name["q_norm"], eps)
+        k = g.rms_norm(_heads(g, k, kv, d), k_norm, name["k_norm"], eps)
+        q = _flat(g, _rotate(g, q, cfg.rotary_dim, d, shared.cos_rows, shared.sin_rows))
         k = _flat(g, _rotate(g, k, cfg.rotary_dim, d, shared.cos_rows, shared.sin_rows))
         rotary_inputs = []
     attn, present_k, present_v = g.ms(
         "GroupQueryAttention",
         [
-            _flat(g, q),
+            q,
             k,
             v,
             f"past_key_values.{i}.key",
@@ -233,7 +240,7 @@ def full_attention(
     )
     g.output(present_k, f"present.{i}.key", TensorProto.FLOAT, ["batch", kv, "total_sequence_length", d])
     g.output(present_v, f"present.{i}.value", TensorProto.FLOAT, ["batch", kv, "total_sequence_length", d])
-    gated = g.op("Mul", [attn, g.op("Sigmoid", [_flat(g, gate)])])
+    gated = g.op("Mul", [attn, g.op("Sigmoid", [gate])])
     return g.linear(gated, w.get(name["o_proj"]), name["o_proj"], precision)
 
 
