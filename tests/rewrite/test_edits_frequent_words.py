@@ -181,7 +181,7 @@ MUST_NOT = [
     ("It might get him into trouble.", "It might receive him into trouble."),
     ("He spoke of the individual citizens.", "He spoke of the soul citizens."),
     ("The people exercise the government in person.", "The people workout the government in person."),
-    ("\"It is late,\" she observed, and rose.", "\"It is late,\" she detected, and rose."),
+    ('"It is late," she observed, and rose.', '"It is late," she detected, and rose.'),
 ]
 
 
