@@ -84,6 +84,10 @@ CHANGES = [
     ("The wall was strong enough to hold.", "The wall was sufficiently strong to hold."),
     ("The wall was sufficiently strong to hold.", "The wall was strong enough to hold."),
     ("He must choose the army or the navy.", "He must choose either the army or the navy."),
+    (
+        "Every government would join the cause. Plans would be made.",
+        "Every government would join the cause, and plans would be made.",
+    ),
     # the lexicon: regular "-ied" past forms now reach the table
     ("She replied that the hour was late.", "She answered that the hour was late."),
     ("He went in order to see the hall.", "He went so as to see the hall."),
@@ -181,6 +185,11 @@ MUST_NOT = [
     ("It might get him into trouble.", "It might receive him into trouble."),
     ("He spoke of the individual citizens.", "He spoke of the soul citizens."),
     ("The people exercise the government in person.", "The people workout the government in person."),
+    # a merge with ", and" never extends a chain of them
+    (
+        "Every government would join the cause, and a letter would be sent. Plans would be made.",
+        "Every government would join the cause, and a letter would be sent, and plans would be made.",
+    ),
     ('"It is late," she observed, and rose.', '"It is late," she detected, and rose.'),
 ]
 

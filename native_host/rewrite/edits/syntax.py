@@ -200,7 +200,14 @@ def _merges(doc: Doc, out: list[Edit]) -> None:
         start, end = e1 - 1, s2 + m.end()
         sure = head.lower() in _PRONOUN_SUBJECTS or head == "I"
         out.append(Edit(start, end, "; " + lowered, FAMILY, "merge:semicolon", not sure))
-        if head.lower() not in ("however", "but", "and", "so", "yet", "then", "therefore", "thus") and last:
+        # not onto a sentence that already coordinates with ", and": the search's second pass would
+        # chain "X, and Y, and Z, and W" (read in the issue-10 eval sample)
+        chained = ", and " in first or ", and " in second
+        if (
+            head.lower() not in ("however", "but", "and", "so", "yet", "then", "therefore", "thus")
+            and last
+            and not chained
+        ):
             out.append(Edit(start, end, ", and " + lowered, FAMILY, "merge:and", True))
 
 
