@@ -84,6 +84,8 @@ CHANGES = [
     ("The wall was strong enough to hold.", "The wall was sufficiently strong to hold."),
     ("The wall was sufficiently strong to hold.", "The wall was strong enough to hold."),
     ("He must choose the army or the navy.", "He must choose either the army or the navy."),
+    ("The militia forms a part of the army.", "The militia forms part of the army."),
+    ("The militia is part of the army.", "The militia is a part of the army."),
     (
         "Every government would join the cause. Plans would be made.",
         "Every government would join the cause, and plans would be made.",
@@ -185,6 +187,8 @@ MUST_NOT = [
     ("It might get him into trouble.", "It might receive him into trouble."),
     ("He spoke of the individual citizens.", "He spoke of the soul citizens."),
     ("The people exercise the government in person.", "The people workout the government in person."),
+    # "part of" after other verbs ("took part of the bread" is not "a part"); "for the most part"
+    ("He took part of the bread.", "He took a part of the bread."),
     # a merge with ", and" never extends a chain of them
     (
         "Every government would join the cause, and a letter would be sent. Plans would be made.",

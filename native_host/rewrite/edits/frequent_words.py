@@ -35,6 +35,7 @@ FAMILY = "function_word"
 
 _DETERMINERS = "the a an this that these those his her their its our my your some any every each no"
 _CIRCUMSTANCE_DETERMINERS = ("the", "these", "those", "such", "present", "existing")
+_PART_VERBS = "is was are were be been form forms formed forming become becomes became constitute constitutes"
 _BE_AUX = "is was are were be been will would shall should may might must can could has have had does did"
 _TURN_VERBS = "turn turned turns turning look looked looks looking come came comes coming go went goes going"
 
@@ -159,6 +160,11 @@ def rules() -> list[Rule]:
         Rule(("indeed",), "in fact", False, _all(_prev_in(_BE_AUX), _next_not_in("so"))),
         Rule(("in", "fact"), "indeed", False, _all(_prev_in(_BE_AUX), _next_not_in("so"))),
         Rule(("really",), "indeed", True, _all(_prev_in(_BE_AUX), _next_in(_DETERMINERS))),
+    ]
+    # "forms a part of" = "forms part of"
+    r += [
+        Rule(("a", "part", "of"), "part of", False, _prev_in(_PART_VERBS)),
+        Rule(("part", "of"), "a part of", True, _prev_in(_PART_VERBS)),
     ]
     # others / other people / the rest
     r += [
