@@ -14,8 +14,8 @@ test chunk (`native_host.rewrite.edits.propose`, each edit applied alone, no gua
   ranks a chunk's edits against each other, so the within-chunk figure is the one that matters);
 - top-10 overlap: of the surrogate's 10 best edits of a chunk, how many are among the attacker's 10
   best (mean per chunk; random picking scores about 10·10/edits);
-- aim: the attacker's margin drop summed over the surrogate's top 10 over the same sum over the
-  attacker's own top 10 (1 = perfect aim, 0 = no better than edits that do nothing);
+- aim: the attacker's margin drop summed over the surrogate's top 10 of every chunk over the same sum
+  over the attacker's own top 10 (1 = perfect aim, 0 = no better than edits that do nothing);
 - `objective` against `joint` (the three margins, each divided by its spread over the test chunks,
   summed): what the search minimizes against what would flip all three attackers at once;
 - greedy: the edits picked one at a time by the surrogate's objective (no guards, the `strong` budget:
@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -173,14 +174,45 @@ def oracle_greedy(text: str, edits: Sequence[Any], joint: Callable[[Sequence[str
     return apply_edits(text, _greedy(text, edits, gain_of))
 
 
-def run_corpus(spec: str, test_chunks: int, train_chunks: int, oracle: bool) -> CorpusFigures:
+def candidates_surrogates(split: Any, out_dir: Path) -> dict[str, identify.Identifiability]:
+    """Upper bound of the aim, for diagnosis only: each author's surrogate trained against the *other
+    candidates'* training chunks (what no real surrogate can know) instead of the population."""
+    out: dict[str, identify.Identifiability] = {}
+    for author in split.authors:
+        others = [c for c in split.train if c.author != author]
+        docs = [identify.DocCounts.from_text(c.text) for c in others]
+        df: Counter[str] = Counter()
+        total: Counter[str] = Counter()
+        for d in docs:
+            df.update(d.char3.keys())
+            total.update(d.words)
+        char_vocab = [g for g, n in df.most_common(12000) if n >= 2]
+        word_vocab = [w for w, _ in total.most_common(3000)]
+        word_vocab += [w for w in identify.function_words() if w not in set(word_vocab)]
+        arrays = identify.pack_population(
+            docs, [c.author for c in others], char_vocab, word_vocab, [[split.corpus]] * len(docs)
+        )
+        path = out_dir / f"candidates-{len(out)}.npz"
+        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
+        own = [c.text for c in split.train if c.author == author]
+        out[author] = identify.Identifiability.from_texts(own, population=path)
+    return out
+
+
+def run_corpus(
+    spec: str, test_chunks: int, train_chunks: int, oracle: bool, candidates: bool = False
+) -> CorpusFigures:
     name, n_authors = parse_corpus_spec(spec)
     t0 = time.perf_counter()
     split = split_corpus(find_corpus(name, load_manifest()), n_authors or 3, 10, train_chunks)
     train_texts = [c.text for c in split.train]
     train_authors = [c.author for c in split.train]
     attackers = {k: cls().fit(train_texts, train_authors) for k, cls in ATTACKERS.items()}
-    surrogates = _surrogates(split, True)
+    if candidates:
+        tmp = Path(tempfile.mkdtemp(prefix="aim-"))
+        surrogates = candidates_surrogates(split, tmp)
+    else:
+        surrogates = _surrogates(split, True)
     figures = CorpusFigures(split.corpus)
     figures.seconds["train"] = time.perf_counter() - t0
     test = []
@@ -205,6 +237,9 @@ def run_corpus(spec: str, test_chunks: int, train_chunks: int, oracle: bool) -> 
     for chunk in test:
         edits = propose(chunk.text, [(s, e) for s, e, _ in protected_spans(chunk.text)])
         if not edits:
+            for picker in finals:
+                if picker != "original":
+                    finals[picker].append(chunk.text)
             continue
         ident = surrogates[chunk.author]
         state = ident.state(chunk.text)
@@ -254,7 +289,8 @@ def summarize(fig: CorpusFigures) -> list[str]:
     for family, attacker in PAIRS.items():
         g_all = np.concatenate([c.gains[family] for c in fig.chunks])
         d_all = np.concatenate([c.drops[attacker] for c in fig.chunks])
-        rhos, overlaps, aims = [], [], []
+        rhos, overlaps = [], []
+        aimed = best_total = 0.0
         for c in fig.chunks:
             g, d = c.gains[family], c.drops[attacker]
             rhos.append(spearman(g, d))
@@ -262,12 +298,11 @@ def summarize(fig: CorpusFigures) -> list[str]:
             top_g = set(np.argsort(-g, kind="stable")[:k])
             top_d = np.argsort(-d, kind="stable")[:k]
             overlaps.append(len(top_g & set(top_d)))
-            best = float(np.clip(d[top_d], 0, None).sum())
-            if best > 0:
-                aims.append(float(d[list(top_g)].sum()) / best)
+            aimed += float(d[list(top_g)].sum())
+            best_total += float(np.clip(d[top_d], 0, None).sum())
         lines.append(
             f"  {family:<15} {attacker:<15} {spearman(g_all, d_all):>10.3f} {np.nanmean(rhos):>10.3f} "
-            f"{np.mean(overlaps):>7.2f} {np.mean(aims):>6.2f}"
+            f"{np.mean(overlaps):>7.2f} {aimed / max(best_total, 1e-12):>6.2f}"
         )
     edits = np.mean([len(c.gains["objective"]) for c in fig.chunks])
     lines.append(f"  edits per chunk {edits:.1f}; random top-10 overlap ≈ {TOP * TOP / edits:.2f}")
@@ -277,15 +312,70 @@ def summarize(fig: CorpusFigures) -> list[str]:
     return lines
 
 
+def timing() -> list[str]:
+    """Issue 10's limits: training a profile on 30 chunks ≤ 15 s, scoring a 250-word text ≤ 20 ms."""
+    split = split_corpus(find_corpus("federalist", load_manifest()), 3, 10, 30)
+    own = [c.text for c in split.train if c.author == split.authors[0]]
+    t = time.perf_counter()
+    identify.Population.load(identify.default_population_path())
+    load_s = time.perf_counter() - t
+    identify._POPULATION_CACHE.clear()
+    identify._MODEL_CACHE.clear()
+    identify._CHAR_SUMMARY.clear()
+    t = time.perf_counter()
+    user = identify.Identifiability.from_texts(own)  # a user's profile: the whole population
+    train_s = time.perf_counter() - t
+    t = time.perf_counter()
+    identify.Identifiability.from_texts(own, exclude_corpora=(split.corpus,))
+    eval_s = time.perf_counter() - t
+    text = split.test[0].text
+    runs = []
+    for _ in range(20):
+        t = time.perf_counter()
+        user.score(text)
+        runs.append(time.perf_counter() - t)
+    path = identify.default_population_path()
+    return [
+        f"population file {path.stat().st_size / 1e6:.2f} MB, loaded in {load_s:.2f} s",
+        f"profile on {len(own)} chunks (cold: population load included): {train_s:.2f} s; "
+        f"the eval's (corpus under test dropped): {eval_s:.2f} s",
+        f"score a {len(text.split())}-word text with sentence contributions: median "
+        f"{1000 * float(np.median(runs)):.1f} ms (min {1000 * min(runs):.1f})",
+    ]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", default="federalist", help="comma-separated, as `fantasma eval`")
     parser.add_argument("--test-chunks", type=int, default=4, help="of the eval's 10 per author")
     parser.add_argument("--train-chunks", type=int, default=30)
     parser.add_argument("--oracle", action="store_true", help="also greedy by the attackers' joint margin")
+    parser.add_argument(
+        "--candidates-population",
+        action="store_true",
+        help="diagnosis only: the surrogate contrasts you with the other candidates' training chunks",
+    )
+    parser.add_argument(
+        "--settings",
+        default="",
+        help="identify.ProfileSettings fields to try instead of the shipped ones, e.g. nearest=6,tau=0.5",
+    )
+    parser.add_argument("--timing", action="store_true", help="only time loading, training and scoring")
     args = parser.parse_args()
+    if args.settings:
+        fields = {}
+        for item in args.settings.split(","):
+            key, _, value = item.partition("=")
+            fields[key.strip()] = None if value.strip() == "none" else float(value)
+        if "nearest" in fields:
+            fields["nearest"] = int(fields["nearest"])  # type: ignore[arg-type]
+        identify.PROFILE = replace(identify.PROFILE, **fields)  # type: ignore[arg-type]
+    print(f"surrogate settings: {identify.PROFILE}")
+    if args.timing:
+        print("\n".join(timing()))
+        return 0
     for spec in args.corpora.split(","):
-        fig = run_corpus(spec, args.test_chunks, args.train_chunks, args.oracle)
+        fig = run_corpus(spec, args.test_chunks, args.train_chunks, args.oracle, args.candidates_population)
         print("\n".join(summarize(fig)), flush=True)
     return 0
 

