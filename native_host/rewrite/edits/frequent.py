@@ -343,6 +343,9 @@ _TEMPORAL = set(
 )
 
 
+_IN_THIS_PHRASES = set("view respect sense case manner way instance light regard place event".split())
+
+
 def _determiners(doc: Doc, out: list[Edit]) -> None:
     """ "this power" -> "the power", "these provisions" -> "the provisions": a demonstrative that
     points back to something named before reads the same with "the" (LM check: not where it contrasts).
@@ -361,6 +364,8 @@ def _determiners(doc: Doc, out: list[Edit]) -> None:
             continue
         if i > 0 and norms[i - 1] in ("like", "of", "all") and doc.plain_gap(i - 1):
             continue  # "all these things", "like this one": the demonstrative carries the meaning
+        if i > 0 and norms[i - 1] == "in" and nxt in _IN_THIS_PHRASES:
+            continue  # "in this view", "in this respect": a fixed phrase pointing back
         t = toks[i]
         rep = "The" if t.text[:1].isupper() else "the"
         out.append(Edit(t.start, t.end, rep, FUNCTION_WORD, f"{w}->the", True))

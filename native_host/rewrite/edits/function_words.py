@@ -387,7 +387,7 @@ def _rules() -> list[Rule]:
     r += _pair("completely", "entirely", True, True)
     r += _pair("entirely", "wholly", False, True)
     r += _pair("certainly", "definitely", True, True)
-    r += _pair("soon", "shortly", True, True)
+    r += _pair("soon", "shortly", True, True, when_ab=_prev_not_in("how so as too very"))
     r += _pair(
         "in general", "generally", when_ab=_not(_sentence_initial_comma), check_ba=True, when_ba=_never
     )
@@ -480,7 +480,13 @@ def _rules() -> list[Rule]:
         Rule(
             ("since",), "because", True, _all(_after_comma, _next_in(SUBJECT_PRONOUNS + " it there the this"))
         ),
-        Rule(("as",), "because", True, _all(_after_comma, _next_in(SUBJECT_PRONOUNS + " it there"))),
+        # "as they may in their nature be" is "according as", not a cause: no modal after the subject
+        Rule(
+            ("as",),
+            "because",
+            True,
+            _all(_after_comma, _next_in(SUBJECT_PRONOUNS + " it there"), _not(_modal_after_subject)),
+        ),
         Rule(("yet",), "but", False, _all(_after_comma, _not(_concession_before))),
         Rule(("but",), "yet", True, _all(_after_comma, _next_in(SUBJECT_PRONOUNS + " it there the this"))),
         Rule(("though",), "however", True, _all(_after_comma, _clause_final_any)),
@@ -1241,6 +1247,14 @@ def _finite_have(doc: Doc, i: int, j: int) -> bool:
     return prev in ("i", "you", "we", "they", "he", "she", "it", "one") or (
         prev is not None and _is(prev, "n", 0.7)
     )
+
+
+_MODALS = set("may might can could will would shall should must".split())
+
+
+def _modal_after_subject(doc: Doc, i: int, j: int) -> bool:
+    k = j + 2
+    return k < len(doc.tokens) and doc.plain_gap(j + 1) and doc.norms[k] in _MODALS
 
 
 def _never(doc: Doc, i: int, j: int) -> bool:
