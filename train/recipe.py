@@ -162,7 +162,10 @@ def run(
             )
         if now["windows"] < previous["windows"] or now["rounds"] < previous["rounds"]:
             raise ValueError(f"{out_dir}: a run can get more windows and rounds, not fewer ({recorded})")
-        if {k: previous.get(k) for k in EXTENSIBLE} != {k: now.get(k) for k in EXTENSIBLE}:
+        last_command = (history.get("extensions") or [history])[-1]["command"]
+        if {k: previous.get(k) for k in EXTENSIBLE} != {k: now.get(k) for k in EXTENSIBLE} or (
+            command and command != last_command
+        ):
             history.setdefault("extensions", []).append({"config": now, "command": command})
             history["config"] = now
             _write_json(recorded, history)

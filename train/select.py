@@ -229,9 +229,13 @@ class ChunkIdentifiability:
     """Identifiability drop of a window rewrite, read as `fantasma eval --profile` reads it: the
     window's whole chunk (about 250 words, the attackers' unit) scored by a profile made from the
     author's other training chunks, before and after the window is replaced. A window alone (8–40
-    words) is too short for the surrogate's statistics."""
+    words) is too short for the surrogate's statistics.
 
-    PROFILE_CHUNKS = 30  # of the author's other training chunks (seeded draw): enough for the ridge
+    Each author's chunks are dealt (seeded) into two halves with one profile each; a window's chunk is
+    scored by the profile of the half it is not in, so a profile never holds the chunk it scores and
+    an author costs two profiles, not one per chunk."""
+
+    PROFILE_CHUNKS = 30  # per half: enough for the ridge, and the profile is quick to fit
 
     def __init__(self, corpora: Iterable[str], seed: int = 0) -> None:
         import native_host.style as style
@@ -241,9 +245,13 @@ class ChunkIdentifiability:
         self._chunks: dict[tuple[str, str], list[str]] = {}
         for corpus_id, author, chunk in training_chunks(tuple(corpora)):
             self._chunks.setdefault((corpus_id, author), []).append(chunk)
-        self._profiles: dict[tuple[str, str, str], Any] = {}
+        self._half: dict[str, int] = {}
+        for key, chunks in self._chunks.items():
+            order = random.Random(f"{seed}:{key[0]}:{key[1]}").sample(range(len(chunks)), len(chunks))
+            for rank, i in enumerate(order):
+                self._half[chunks[i]] = rank % 2
+        self._profiles: dict[tuple[str, str, int], Any] = {}
         self._neutral: dict[str, str] = {}
-        self._seed = seed
 
     def _chunk(self, corpus: str, author: str, head: str, window: str) -> tuple[str, str] | None:
         """(raw chunk, neutralized chunk) the window was cut from."""
@@ -256,15 +264,14 @@ class ChunkIdentifiability:
         return None
 
     def _profile(self, corpus: str, author: str, chunk: str) -> Any:
+        """The profile of the half of the author's chunks that does not hold `chunk`."""
         from native_host.style.identify import Identifiability
 
-        key = (corpus, author, chunk[:80])
+        other = 1 - self._half[chunk]
+        key = (corpus, author, other)
         if key not in self._profiles:
-            others = [c for c in self._chunks[(corpus, author)] if c != chunk]
-            others = random.Random(f"{self._seed}:{corpus}:{author}").sample(
-                others, min(self.PROFILE_CHUNKS, len(others))
-            )
-            self._profiles[key] = Identifiability.from_texts(others)
+            half = [c for c in self._chunks[(corpus, author)] if self._half[c] == other]
+            self._profiles[key] = Identifiability.from_texts(half[: self.PROFILE_CHUNKS])
         return self._profiles[key]
 
     def scorer(self, record: dict) -> Callable[[str], float] | None:
