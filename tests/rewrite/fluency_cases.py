@@ -3,9 +3,10 @@
 Each case: (label, origin, sentence, old, new): the edit replaces the one occurrence of `old` in
 `sentence` by `new`. Labels are one reader's judgement (natural: natural English saying the same thing;
 unnatural: wrong sense, odd register, broken grammar).
-- "eval 12-01 01:15 #N", "margin off #N", "margin 0.4 #N": word-level changes read in the changed
-  sentences of the issue-10 eval (/work/notes/eval-final) and of two Federalist runs with the fluency
-  guard's margin off and at 0.4 nats per token (/work/exp/m100, m04; the lead's, 2026-12-01), row N;
+- "eval 12-01 01:15 #N", "margin off #N", "margin 0.4 #N": word-level changes read in row N of the
+  changed_sentences.md of the issue-10 eval of 2026-12-01 01:15 UTC (README) and of two Federalist
+  runs that morning with the old fluency guard's margin off and at 0.4 nats per token (so that edits
+  the old guard rejected are in the set);
   changes made only by the neutralizer (quotes, dashes, capitals) and sentence splits/merges left out;
   changes the diff cut into pieces that only make sense together ("each other" -> "one another") kept
   whole.
