@@ -201,6 +201,12 @@ MUST_NOT = [
     ),
     ("Nor will they barely make allowances.", "Nor will they hardly make allowances."),
     ("It may be obtained, if the persons can be found.", "It may be got, if the persons can be found."),
+    # read in the fourth eval sample
+    (
+        "There never can be danger that the judges would act.",
+        "There never can be hazard that the judges would act.",
+    ),
+    ("They grew in power and consequence by land.", "They grew in power and outcome by land."),
     # a merge with ", and" never extends a chain of them
     (
         "Every government would join the cause, and a letter would be sent. Plans would be made.",
