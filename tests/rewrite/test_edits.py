@@ -312,8 +312,9 @@ def test_split_never_breaks_a_quotation() -> None:
 # --- real prose: how many edits, and each one alone well-formed -----------------------------------
 
 # Floors a little under the figures in docs/anonymization-edits.md (10 test chunks per author, 3
-# authors): a change that quietly halves the pool fails here.
-POOL_FLOORS = {"federalist": 43, "brontes": 35}
+# authors): a change that quietly halves the pool fails here. The Federalist floor went 43 -> 41 when 97
+# wrong-sense lexical pairs were denied after reading the issue-10 eval samples (42.8 measured).
+POOL_FLOORS = {"federalist": 41, "brontes": 35}
 
 
 @pytest.mark.parametrize("corpus", sorted(POOL_FLOORS))

@@ -207,6 +207,12 @@ MUST_NOT = [
         "There never can be hazard that the judges would act.",
     ),
     ("They grew in power and consequence by land.", "They grew in power and outcome by land."),
+    # read in the fifth eval sample
+    (
+        "From this view of the subject it may be concluded.",
+        "From the view of the subject it may be concluded.",
+    ),
+    ("It ends in aristocracy.", "It ends in nobility."),
     # a merge with ", and" never extends a chain of them
     (
         "Every government would join the cause, and a letter would be sent. Plans would be made.",
