@@ -361,6 +361,7 @@ def main() -> int:
         help="identify.ProfileSettings fields to try instead of the shipped ones, e.g. nearest=6,tau=0.5",
     )
     parser.add_argument("--timing", action="store_true", help="only time loading, training and scoring")
+    parser.add_argument("--floor", type=float, default=None, help="try another identify.Z_FLOOR")
     args = parser.parse_args()
     if args.settings:
         fields = {}
@@ -370,7 +371,9 @@ def main() -> int:
         if "nearest" in fields:
             fields["nearest"] = int(fields["nearest"])  # type: ignore[arg-type]
         identify.PROFILE = replace(identify.PROFILE, **fields)  # type: ignore[arg-type]
-    print(f"surrogate settings: {identify.PROFILE}")
+    if args.floor is not None:
+        identify.Z_FLOOR = args.floor
+    print(f"surrogate settings: {identify.PROFILE}, objective floor {identify.Z_FLOOR}")
     if args.timing:
         print("\n".join(timing()))
         return 0
