@@ -213,6 +213,10 @@ MUST_NOT = [
         "From the view of the subject it may be concluded.",
     ),
     ("It ends in aristocracy.", "It ends in nobility."),
+    (
+        "Which shape it will ultimately assume is unclear.",
+        "Which shape it will ultimately presume is unclear.",
+    ),
     # a merge with ", and" never extends a chain of them
     (
         "Every government would join the cause, and a letter would be sent. Plans would be made.",
