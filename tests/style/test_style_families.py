@@ -68,6 +68,15 @@ GOLDEN = [
         "Hail, UNITED AMERICA! We love America. I was VERY ANGRY.",
         "Hail, {UNITED->United} {AMERICA->America}! We love America. I was {VERY->very} {ANGRY->angry}.",
     ),
+    (  # short words inside a shouted run are shouted too ("such A situation" was seen in the eval);
+        # a run with an unshouted long word (END: an acronym) keeps its short words; "I" stays
+        "capitalization.all_caps_emphasis",
+        "SUCH A SITUATION. IT IS A DISGRACE, I AM SO TIRED. END OF STORY. Hail, UNITED STATES OF AMERICA! "
+        "We love America.",
+        "{SUCH->Such} {A->a} {SITUATION->situation}. {IT->It} {IS->is} {A->a} {DISGRACE->disgrace}, "
+        "I {AM->am} {SO->so} {TIRED->tired}. END OF {STORY->story}. Hail, {UNITED->United} {STATES->States} "
+        "{OF->of} {AMERICA->America}! We love America.",
+    ),
     (  # a roman numeral is a number, not shouting ("Chapter viii" was seen in the eval)
         "capitalization.all_caps_emphasis",
         "CHAPTER VIII. The end of PART XIV came.",

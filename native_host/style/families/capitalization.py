@@ -43,6 +43,7 @@ def observe(doc: Document, target: Target) -> list[Observation]:
         ):
             replacement = lower.capitalize() if doc.at_sentence_start(start) else lower
             caps.append(Span(start, end, word, replacement))
+    caps = _with_short_words(doc, caps)
     caps = _keep_names(caps, titled, text)
     observations = [
         Observation(FAMILY, "capitalization.lowercase_i", 'lowercase "i"', lower_i),
@@ -50,6 +51,35 @@ def observe(doc: Document, target: Target) -> list[Observation]:
     ]
     observations.extend(_all_lowercase(doc))
     return observations
+
+
+def _with_short_words(doc: Document, caps: list[Span]) -> list[Span]:
+    """Short capitalized words inside a run of shouted ones ("SUCH A SITUATION", "IT IS A DISGRACE")
+    are part of the shouting: lowering only the long words would leave "such A situation". A run is
+    lowered only when every long word of it is shouted ("END OF STORY" with END an acronym stays)."""
+    text = doc.text
+    flagged = {span.start for span in caps}
+    runs: list[list[tuple[int, int, str, str]]] = []
+    last_end = -1
+    for (start, end, word), lower in zip(doc.words, doc.lower_words, strict=True):
+        if not (word.isupper() and word.isalpha()):
+            last_end = -1
+            continue
+        if runs and last_end >= 0 and not text[last_end:start].strip():
+            runs[-1].append((start, end, word, lower))
+        else:
+            runs.append([(start, end, word, lower)])
+        last_end = end
+    extra: list[Span] = []
+    for run in runs:
+        long_words = [w for w in run if len(w[2]) >= _CAPS_MIN_LEN]
+        if not long_words or not all(w[0] in flagged for w in long_words):
+            continue
+        for start, end, word, lower in run:
+            if len(word) < _CAPS_MIN_LEN and word != "I":
+                replacement = lower.capitalize() if doc.at_sentence_start(start) else lower
+                extra.append(Span(start, end, word, replacement))
+    return sorted(caps + extra, key=lambda span: span.start)
 
 
 def _titled_mid_sentence(doc: Document) -> frozenset[str]:
@@ -74,7 +104,15 @@ def _keep_names(caps: list[Span], titled: frozenset[str], text: str) -> list[Spa
     kept: list[Span] = []
     for run in runs:
         if any(span.text.lower() in titled for span in run):
-            kept.extend(Span(s.start, s.end, s.text, s.text.capitalize()) for s in run)
+            kept.extend(
+                Span(
+                    s.start,
+                    s.end,
+                    s.text,
+                    s.text.lower() if k and len(s.text) < _CAPS_MIN_LEN else s.text.capitalize(),
+                )
+                for k, s in enumerate(run)
+            )
         else:
             kept.extend(run)
     return kept
