@@ -5,29 +5,18 @@ cases the shipped setting gets wrong. Run: PYTHONPATH=. python bench/fluency_cal
 (docs/anonymization.md, "Fluency guard")."""
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from native_host.rewrite import guards, models, search
+from native_host.rewrite.edits import Edit
 from native_host.rewrite.windows import split_pieces
 from tests.rewrite.fluency_cases import CASES, NATURAL
-
-
-@dataclass(frozen=True)
-class Edit:
-    start: int
-    end: int
-    replacement: str
-    family: str = "lexical"
-    rule: str = "t"
-    needs_lm_check: bool = True
-
 
 checks = search.SearchChecks(None, models.get_engine(Path(sys.argv[1]) if len(sys.argv) > 1 else None))
 src, cand, items = [], [], []
 for lab, origin, s, old, new in CASES:
     st = s.index(old)
-    e = Edit(st, st + len(old), new)
+    e = Edit(st, st + len(old), new, "lexical", "calibration", True)
     pieces = split_pieces(s)
     g = search._groups(pieces, e)
     w0, w1 = search.fluency_window(s, pieces, e, g)

@@ -4,22 +4,11 @@ docs/anonymization.md; the cases and their labels in fluency_cases.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from native_host.rewrite import guards, search
+from native_host.rewrite.edits import Edit
 from tests.rewrite.fluency_cases import CASES, NATURAL
-
-
-@dataclass(frozen=True)
-class Edit:  # the fields of native_host.rewrite.edits.Edit
-    start: int
-    end: int
-    replacement: str
-    family: str = "lexical"
-    rule: str = "test"
-    needs_lm_check: bool = True
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +21,9 @@ def drops(default_model_dir) -> dict[int, float]:
     for k, (_, _, sentence, old, new) in enumerate(CASES):
         assert sentence.count(old) == 1, (sentence, old)
         start = sentence.index(old)
-        [drop] = search.fluency_drops(sentence, [Edit(start, start + len(old), new)], checks)
+        [drop] = search.fluency_drops(
+            sentence, [Edit(start, start + len(old), new, "lexical", "test", True)], checks
+        )
         assert drop is not None
         out[k] = drop
     return out
