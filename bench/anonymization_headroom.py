@@ -190,6 +190,15 @@ def edit_word_deltas(text: str, edit: Edit) -> Counter[str]:
     return Counter({w: d for w, d in after.items() if d})
 
 
+def _rival_difference(delta: Any, cn: np.ndarray, z: np.ndarray, author: str) -> np.ndarray:
+    """The true author's normalized centroid minus that of the rival Delta scores highest for chunk `z`."""
+    i = delta.authors.index(author)
+    scores = z @ cn.T
+    others = [k for k in range(len(delta.authors)) if k != i]
+    rival = others[int(np.argmax(scores[others]))]
+    return cn[i] - cn[rival]
+
+
 def run_mfw(data: CorpusData, top: int, chunks: str, wide: bool) -> None:
     delta = data.attackers["delta"]
     assert isinstance(delta, CosineDeltaAttacker)
@@ -205,11 +214,7 @@ def run_mfw(data: CorpusData, top: int, chunks: str, wide: bool) -> None:
     # direction[c, w] = +1 when raising word w's count in chunk c lowers the margin, -1 when lowering does
     direction = np.zeros_like(zn)
     for c, author in enumerate(authors):
-        i = delta.authors.index(author)
-        scores = zn[c] @ cn.T
-        others = [j for j in range(len(delta.authors)) if j != i]
-        rival = others[int(np.argmax(scores[others]))]
-        diff = cn[i] - cn[rival]
+        diff = _rival_difference(delta, cn, zn[c], author)
         contrib[c] = zn[c] * diff
         direction[c] = -np.sign(diff)
     total_positive = float(np.clip(contrib.sum(axis=1), 0, None).sum()) + 1e-12
@@ -220,11 +225,7 @@ def run_mfw(data: CorpusData, top: int, chunks: str, wide: bool) -> None:
     tz = _delta_z(delta, test_texts)
     test_dir = np.zeros_like(tz)
     for c, author in enumerate(test_authors):
-        i = delta.authors.index(author)
-        scores = tz[c] @ cn.T
-        others = [j for j in range(len(delta.authors)) if j != i]
-        rival = others[int(np.argmax(scores[others]))]
-        test_dir[c] = -np.sign(cn[i] - cn[rival])
+        test_dir[c] = -np.sign(_rival_difference(delta, cn, tz[c], author))
     helpful = np.zeros(len(vocab))  # edits per chunk moving the word the margin-lowering way
     any_move = np.zeros(len(vocab))
     chunks_helped = np.zeros(len(vocab))
