@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -35,64 +36,113 @@ def sentences(text: str) -> list[str]:
 
 
 def changed_pairs(original: str, rewritten: str) -> list[tuple[str, str]]:
-    """(original sentence(s), rewritten sentence(s)) for every place the rewrite changed: unchanged
-    sentences anchor the alignment, and each changed stretch between them is aligned sentence by
-    sentence (a sentence may become two, or two one)."""
+    """(original sentence(s), rewritten sentence(s)) for every place the rewrite changed.
+
+    The two texts are aligned word by word (typographic quotes, apostrophes and dashes folded, edge
+    punctuation ignored, each sentence end a token of its own), and every original sentence is linked
+    to the rewritten sentences its words went to: a sentence split into any number of parts comes out
+    as one pair with all of them, two sentences merged as one pair, and a sentence whose quote marks
+    were only restyled as itself next to its rewrite (never as text dropped or "(removed)")."""
     before, after = sentences(original), sentences(rewritten)
-    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
-    pairs = []
+    old_tokens, old_owner = _tokens(before)
+    new_tokens, new_owner = _tokens(after)
+    links = _Components(len(before), len(after))
+    matcher = difflib.SequenceMatcher(None, old_tokens, new_tokens, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
-            continue
-        for old, new in _align(before[i1:i2], after[j1:j2]):
-            if old != new:
-                pairs.append((old, new))
+            for k in range(i2 - i1):
+                links.join(old_owner[i1 + k], new_owner[j1 + k])
+        elif op == "replace":
+            # Words rewritten in place: their sentences on both sides belong together.
+            for i in range(i1, i2):
+                for j in range(j1, j2):
+                    links.join(old_owner[i], new_owner[j])
+    pairs = []
+    for old_ids, new_ids in links.groups():
+        old = " ".join(before[i] for i in old_ids)
+        new = " ".join(after[j] for j in new_ids)
+        if old != new:
+            pairs.append((old, new))
     return pairs
 
 
-# (original sentences, rewritten sentences) one aligned step may take, and what a step costs on top
-# of the two sides' dissimilarity: 1:1 is the usual case, a split or a merge a little dearer, a
-# sentence split (or merged) twice dearer still (strong's second pass can split a half again), and a
-# sentence left without a partner dearest.
-_STEPS = {
-    (1, 1): 0.0,
-    (1, 2): 0.1,
-    (2, 1): 0.1,
-    (1, 3): 0.2,
-    (3, 1): 0.2,
-    (1, 0): 1.0,
-    (0, 1): 1.0,
-}
+_FOLD = str.maketrans(
+    {
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u2014": "-",
+        "\u2013": "-",
+        "\u2026": "...",
+    }
+)
+_EDGE = re.compile(r"^\W+|\W+$")
+_END = "\x00"  # a sentence end: sentence boundaries that stay in place anchor the alignment
 
 
-def _align(old: list[str], new: list[str]) -> list[tuple[str, str]]:
-    """Least-cost alignment of two short sentence lists (dynamic programming over _STEPS)."""
+def _tokens(sents: list[str]) -> tuple[list[str], list[int]]:
+    """The words of `sents` for alignment, and the index of the sentence each one belongs to."""
+    tokens: list[str] = []
+    owner: list[int] = []
+    for index, sentence in enumerate(sents):
+        for word in sentence.translate(_FOLD).lower().split():
+            word = _EDGE.sub("", word)
+            if word:
+                tokens.append(word)
+                owner.append(index)
+        tokens.append(_END)
+        owner.append(index)
+    return tokens, owner
 
-    def dissimilarity(a: list[str], b: list[str]) -> float:
-        if not a or not b:
-            return 0.0
-        words_a, words_b = " ".join(a).lower().split(), " ".join(b).lower().split()
-        return 1.0 - difflib.SequenceMatcher(None, words_a, words_b, autojunk=False).ratio()
 
-    inf = float("inf")
-    cost = [[inf] * (len(new) + 1) for _ in range(len(old) + 1)]
-    step: dict[tuple[int, int], tuple[int, int]] = {}
-    cost[0][0] = 0.0
-    for i in range(len(old) + 1):
-        for j in range(len(new) + 1):
-            for (a, b), extra in _STEPS.items():
-                if i - a < 0 or j - b < 0 or cost[i - a][j - b] == inf:
-                    continue
-                c = cost[i - a][j - b] + extra + dissimilarity(old[i - a : i], new[j - b : j])
-                if c < cost[i][j]:
-                    cost[i][j], step[(i, j)] = c, (a, b)
-    pairs = []
-    i, j = len(old), len(new)
-    while i or j:
-        a, b = step[(i, j)]
-        pairs.append((" ".join(old[i - a : i]), " ".join(new[j - b : j])))
-        i, j = i - a, j - b
-    return pairs[::-1]
+class _Components:
+    """Union-find over the original sentences (ids 0..n-1) and the rewritten ones (n..n+m-1)."""
+
+    def __init__(self, n_old: int, n_new: int) -> None:
+        self.n_old, self.n_new = n_old, n_new
+        self.parent = list(range(n_old + n_new))
+
+    def _find(self, x: int) -> int:
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def join(self, old: int, new: int) -> None:
+        a, b = self._find(old), self._find(self.n_old + new)
+        if a != b:
+            self.parent[max(a, b)] = min(a, b)
+
+    def groups(self) -> list[tuple[list[int], list[int]]]:
+        """Linked sentences in reading order; a sentence linked to nothing (dropped or added whole)
+        joins its neighbour's group on the same side rather than standing alone."""
+        for x in range(1, self.n_old):
+            if self._alone(x):
+                self._union(x, x - 1)
+        if self.n_old > 1 and self._alone(0):
+            self._union(0, 1)
+        for j in range(1, self.n_new):
+            if self._alone(self.n_old + j):
+                self._union(self.n_old + j, self.n_old + j - 1)
+        if self.n_new > 1 and self._alone(self.n_old):
+            self._union(self.n_old, self.n_old + 1)
+        members: dict[int, tuple[list[int], list[int]]] = {}
+        for x in range(self.n_old + self.n_new):
+            old, new = members.setdefault(self._find(x), ([], []))
+            (old if x < self.n_old else new).append(x if x < self.n_old else x - self.n_old)
+        return sorted(members.values(), key=lambda g: (g[0][:1] or [self.n_old], g[1][:1] or [self.n_new]))
+
+    def _alone(self, x: int) -> bool:
+        root = self._find(x)
+        return all(self._find(y) != root for y in range(self.n_old + self.n_new) if y != x)
+
+    def _union(self, a: int, b: int) -> None:
+        ra, rb = self._find(a), self._find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
 
 
 def sample_changed(
