@@ -27,6 +27,7 @@ rewrite by the author's profile, as `fantasma eval --profile` scores), not by ra
 from __future__ import annotations
 
 import difflib
+import math
 import random
 import re
 from collections import Counter
@@ -69,6 +70,11 @@ class SelectionConfig:
     min_similarity: float = 0.95  # all-MiniLM cosine; 9/21 and 9/36 chosen rewrites of rounds 1–2 were below
     fluency_margin: float = guards.FLUENCY_MARGIN  # nats per token, the pipeline's margin
     w_identifiability: float = 1.0  # score bonus per unit of identifiability removed (0..1 scale)
+    # score bonus per unit of the Delta family's z removed (the surrogate's unsaturated Cosine Delta
+    # value in the window's chunk; 0: rounds 1-3's ranking). The 0..1 score is a mean of sigmoids
+    # that barely moves in a strongly linked chunk (round 3: mean drop 0.0007), so it hardly separates
+    # candidates; z does, and Delta is the attacker the tuned models did not lower (docs/train.md).
+    w_delta: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -225,6 +231,18 @@ def check_candidate(
 # -- identifiability in the window's chunk ------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class IdentifiabilityDrop:
+    """What a window rewrite removes from its chunk's identifiability (> 0: less linked to the author)."""
+
+    score: float  # the 0..1 score, as `fantasma eval --profile` reports it
+    z: dict[str, float]  # each family's z (identify.FAMILIES), before minus after
+
+    @property
+    def delta(self) -> float:
+        return self.z.get("delta", 0.0)
+
+
 class ChunkIdentifiability:
     """Identifiability drop of a window rewrite, read as `fantasma eval --profile` reads it: the
     window's whole chunk (about 250 words, the attackers' unit) scored by a profile made from the
@@ -274,23 +292,29 @@ class ChunkIdentifiability:
             self._profiles[key] = Identifiability.from_texts(half[: self.PROFILE_CHUNKS])
         return self._profiles[key]
 
-    def scorer(self, record: dict) -> Callable[[str], float] | None:
+    def scorer(self, record: dict) -> Callable[[str], IdentifiabilityDrop] | None:
         """drop(candidate text) for one window record, or None when its chunk is not found."""
         found = self._chunk(record["corpus"], record["author"], record["chunk_head"], record["text"])
         if found is None:
             return None
         raw, neutral = found
         model = self._profile(record["corpus"], record["author"], raw)
-        before = float(model.score(neutral, sentences=False).score)
+        before = model.state(neutral).zs()
         at = neutral.index(record["text"])
         end = at + len(record["text"])
 
-        def drop(candidate: str) -> float:
-            return before - float(
-                model.score(neutral[:at] + candidate + neutral[end:], sentences=False).score
+        def drop(candidate: str) -> IdentifiabilityDrop:
+            after = model.state(neutral[:at] + candidate + neutral[end:]).zs()
+            return IdentifiabilityDrop(
+                score=_score(before) - _score(after), z={f: before[f] - after[f] for f in before}
             )
 
         return drop
+
+
+def _score(zs: dict[str, float]) -> float:
+    """The report's 0..1 score from the families' z (Identifiability.score: the mean of sigmoids)."""
+    return sum(1.0 / (1.0 + math.exp(-z)) for z in zs.values()) / len(zs)
 
 
 # -- selecting the examples of a round --------------------------------------------------------------
@@ -300,7 +324,7 @@ def select_record(
     record: dict,
     judge: Any,
     config: SelectionConfig,
-    identifiability: Callable[[str], float] | None,
+    identifiability: Callable[[str], IdentifiabilityDrop] | None,
 ) -> tuple[dict | None, dict[int, guards.Verdict | dict]]:
     """The training example of one generation record (or None) and every accepted candidate's
     selection verdict or scores. `judge` is an engine (`score_texts`) or None (no fluency check)."""
@@ -321,11 +345,14 @@ def select_record(
         if not verdict.ok:
             outcome[candidate["n"]] = verdict
             continue
-        ident = identifiability(candidate["text"]) if identifiability else 0.0
-        score = candidate["similarity"] + config.w_identifiability * ident
+        ident = identifiability(candidate["text"]) if identifiability else IdentifiabilityDrop(0.0, {})
+        score = (
+            candidate["similarity"] + config.w_identifiability * ident.score + config.w_delta * ident.delta
+        )
         scores = {
             "fluency_drop": round(drop, 4),
-            "identifiability_drop": round(ident, 4),
+            "identifiability_drop": round(ident.score, 4),
+            "z_drop": {f: round(v, 4) for f, v in ident.z.items()},
             "selection_score": round(score, 4),
         }
         outcome[candidate["n"]] = scores
@@ -380,6 +407,7 @@ def select_examples(
             "min_similarity": config.min_similarity,
             "fluency_margin": config.fluency_margin,
             "w_identifiability": config.w_identifiability,
+            "w_delta": config.w_delta,
         },
     }
     return examples, summary

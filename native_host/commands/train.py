@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         selection=None
         if args.selection == "pipeline"
-        else SelectionConfig(min_similarity=args.min_similarity),
+        else SelectionConfig(min_similarity=args.min_similarity, w_delta=args.w_delta),
         generate_from_round=args.generate_from_round,
     )
     try:
@@ -123,6 +123,13 @@ def register(subparsers) -> None:
         type=float,
         default=SELECTION_MIN_SIMILARITY,
         help="the strict selection's meaning bar (the pipeline's guard stays at its own)",
+    )
+    parser.add_argument(
+        "--w-delta",
+        type=float,
+        default=0.0,
+        help="the strict selection's ranking bonus per unit of the surrogate's Cosine Delta z removed from "
+        "the window's chunk (0: rank by meaning + identifiability score, as rounds 1-3)",
     )
     parser.add_argument(
         "--min-examples",

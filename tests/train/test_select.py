@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from train.select import (
+    IdentifiabilityDrop,
     SelectionConfig,
     check_candidate,
     dropped_words,
@@ -170,13 +171,22 @@ def test_select_record_ranks_survivors_by_meaning_plus_identifiability():
             },
         ],
     }
-    drops = {record["candidates"][1]["text"]: 0.05, record["candidates"][2]["text"]: 0.0}
+    drops = {
+        record["candidates"][1]["text"]: IdentifiabilityDrop(0.05, {"delta": -0.2, "char3": 0.3}),
+        record["candidates"][2]["text"]: IdentifiabilityDrop(0.0, {"delta": 0.1, "char3": 0.0}),
+    }
     # judge None: no fluency check (the real engine judges in test_strict_selection_with_the_engine)
     example, outcome = select_record(record, None, STRICT, lambda text: drops[text])
     assert example is not None and example["n"] == 1  # 0.96 + 0.05 beats 0.97 + 0.0
     assert example["identifiability_drop"] == 0.05 and example["source"] == source
+    assert example["z_drop"] == {"delta": -0.2, "char3": 0.3}
     assert outcome[3].guard == "select:content"  # "shortly", "me" gone despite similarity 0.99
     assert set(outcome) == {1, 2, 3}
+    # Weighted towards Delta's z: 0.97 + 0.1 * w beats 0.96 + 0.05 - 0.2 * w once w > 0.04 / 0.3.
+    towards_delta = SelectionConfig(w_delta=0.5)
+    example, _ = select_record(record, None, towards_delta, lambda text: drops[text])
+    assert example is not None and example["n"] == 2
+    assert example["selection_score"] == pytest.approx(0.97 + 0.5 * 0.1)
     # no accepted candidate: no example
     assert select_record({**record, "candidates": record["candidates"][:1]}, None, STRICT, None) == (None, {})
 
@@ -286,7 +296,12 @@ def test_chunk_identifiability_reads_the_window_in_its_chunk():
     window = training_windows(("federalist",), 1, seed=0)[0]
     scorer = ChunkIdentifiability(("federalist",)).scorer(window.to_json())
     assert scorer is not None
-    assert scorer(window.text) == pytest.approx(0.0, abs=1e-9)  # the unchanged chunk
-    assert scorer("") != 0.0  # the window's words count in the chunk's score
+    unchanged = scorer(window.text)
+    assert unchanged.score == pytest.approx(0.0, abs=1e-9)
+    assert set(unchanged.z) == {"char3", "delta", "function_words"}
+    assert all(v == pytest.approx(0.0, abs=1e-9) for v in unchanged.z.values())
+    gone = scorer("")  # the window's words count in the chunk's score and in every family's z
+    assert gone.score != 0.0 and all(v != 0.0 for v in gone.z.values())
+    assert gone.delta == gone.z["delta"]
     missing = {**window.to_json(), "chunk_head": "no chunk starts like this"}
     assert ChunkIdentifiability(("federalist",)).scorer(missing) is None
