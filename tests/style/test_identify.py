@@ -112,7 +112,7 @@ def test_report_shape_and_sentence_contributions():
     text = "I went home. It was late, and the rain had not stopped!\n\nWe waited. Then we left."
     report = Identifiability.load().score(text)
     data = report.to_json()
-    assert set(data) == {"score", "families", "linked_by", "sentences", "mode", "message"}
+    assert set(data) == {"score", "families", "linked_by", "sentences", "mode", "message", "rivals"}
     assert set(report.families) == set(identify.FAMILIES)
     assert 0.0 <= report.score <= 1.0 and report.mode == "typicality"
     assert [text[s:e] for s, e, _ in report.sentences] == [
