@@ -102,13 +102,14 @@ def build_checkpoint() -> None:
     print(f"  {text_params / 1e6:.0f} M text parameters", flush=True)
 
 
-def export_ours(out: Path = OURS, block_size: int = 32) -> float:
+def export_ours(out: Path = OURS, block_size: int = 32, head_block_size: int | None = None) -> float:
     from export.graph import Precision
     from export.qwen35 import export
     from export.registry import ExportOptions
 
     start = time.perf_counter()
-    export(CKPT, out, ExportOptions(precision=Precision("int4", block_size=block_size, accuracy_level=4)))
+    precision = Precision("int4", block_size=block_size, accuracy_level=4, head_block_size=head_block_size)
+    export(CKPT, out, ExportOptions(precision=precision))
     return time.perf_counter() - start
 
 
@@ -463,6 +464,14 @@ def main() -> int:
         help="also measure ours exported with int4 block size N (default export: 32)",
     )
     parser.add_argument(
+        "--head-block-size",
+        type=int,
+        action="append",
+        default=[],
+        metavar="N",
+        help="also measure ours exported with the lm_head (tied embedding) at int4 block size N",
+    )
+    parser.add_argument(
         "--against",
         type=Path,
         action="append",
@@ -509,6 +518,13 @@ def main() -> int:
         label, out = f"ours-b{block_size}", OUT / f"qwen35_0.8b_ours_int4_b{block_size}"
         print(f"exporting {label} ...", flush=True)
         export_ours(out, block_size)
+        Engine.prepare(out, threads=args.threads)
+        dirs[label], pythons[label] = out, None
+        variants.append(label)
+    for head_block_size in args.head_block_size:
+        label, out = f"ours-h{head_block_size}", OUT / f"qwen35_0.8b_ours_int4_h{head_block_size}"
+        print(f"exporting {label} ...", flush=True)
+        export_ours(out, 32, head_block_size)
         Engine.prepare(out, threads=args.threads)
         dirs[label], pythons[label] = out, None
         variants.append(label)

@@ -1,4 +1,4 @@
-"""`fantasma-export SOURCE OUT [--precision int4|fp32] [--block-size 32] [--accuracy-level 4] [--force]`
+"""`fantasma-export SOURCE OUT [--precision int4|fp32] [--block-size 32] [--head-block-size N] [--accuracy-level 4] [--force]`
 
 SOURCE is a Hugging Face checkpoint dir, a .gguf file, or a hub id (`owner/name`, `owner/name/file.gguf`).
 `export_model()` is the library entry point (`fantasma setup` uses it): it writes into a temporary
@@ -114,6 +114,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--precision", choices=("int4", "fp32"), default="int4")
     parser.add_argument("--block-size", type=_block_size, default=32, help="int4 block size (default 32)")
     parser.add_argument(
+        "--head-block-size",
+        type=_block_size,
+        default=None,
+        help="int4 block size of the lm_head and a tied embedding (default: --block-size)",
+    )
+    parser.add_argument(
         "--accuracy-level",
         type=int,
         choices=ACCURACY_LEVELS,
@@ -125,7 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def options_from_args(args: argparse.Namespace) -> ExportOptions:
-    return ExportOptions(Precision(args.precision, args.block_size, args.accuracy_level))
+    return ExportOptions(
+        Precision(args.precision, args.block_size, args.accuracy_level, args.head_block_size)
+    )
 
 
 class TqdmProgress:
@@ -174,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     progress.close()
     precision = options.precision
     detail = f"int4, block {precision.block_size}" if precision.quantized else "fp32"
+    if precision.quantized and precision.head_block_size is not None:
+        detail += f", lm_head block {precision.head_block_size}"
     print(
         f"exported {summary.architecture} ({detail}) to {summary.out_dir}: "
         f"{summary.size_bytes / 1e6:.1f} MB in {summary.seconds:.1f} s"

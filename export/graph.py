@@ -16,6 +16,7 @@ state between blocks beyond the graph being built.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -38,10 +39,35 @@ class Precision:
     kind: str = "int4"  # "int4" | "fp32"
     block_size: int = 32  # int4 block along the input dimension
     accuracy_level: int = 4  # MatMulNBits compute type: 4 = int8 activations (fastest on CPU)
+    # int4 block of the lm_head (and of the embedding when it is tied to the head); None = block_size.
+    # The head is the largest single matmul of a decode step at a 248k vocabulary, and onnxruntime
+    # packs every block with two fp32 words, so a coarser block there reads fewer bytes per token
+    # (docs/engine.md, "The lm_head's block size").
+    head_block_size: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("int4", "fp32"):
             raise ValueError(f"unknown precision {self.kind!r} (expected int4 or fp32)")
+        for size in (self.block_size, self.head_block_size):
+            if size is not None and (size < 16 or size & (size - 1)):
+                raise ValueError(f"int4 block size must be a power of two >= 16, got {size}")
+
+    def for_head(self) -> Precision:
+        """The precision of the lm_head (and a tied embedding): the body's with the head's block size."""
+        if self.head_block_size is None:
+            return self
+        return dataclasses.replace(self, block_size=self.head_block_size, head_block_size=None)
+
+    def to_json(self) -> dict[str, object]:
+        """The `precision` entry of fantasma_model.json."""
+        entry: dict[str, object] = {
+            "kind": self.kind,
+            "block_size": self.block_size,
+            "accuracy_level": self.accuracy_level,
+        }
+        if self.quantized and self.head_block_size is not None:
+            entry["head_block_size"] = self.head_block_size
+        return entry
 
     @property
     def quantized(self) -> bool:

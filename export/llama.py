@@ -358,7 +358,7 @@ def build_graph(
     lm_head = weights.optional("lm_head.weight")
     if lm_head is None or config.tie_word_embeddings:
         lm_head = embed_table
-    logits = g.linear(hidden, lm_head, "lm_head.weight", precision)
+    logits = g.linear(hidden, lm_head, "lm_head.weight", precision.for_head())
     g.output(logits, "logits", TensorProto.FLOAT, ["batch", "num_logits_to_keep", config.vocab_size])
     if progress:
         progress(config.num_layers + 1, config.num_layers + 2, "writing model.onnx")
@@ -372,11 +372,7 @@ def model_meta(config: LlamaConfig, precision: Precision, source: str, special: 
     return {
         "architecture": ARCHITECTURE,
         "source": source,
-        "precision": {
-            "kind": precision.kind,
-            "block_size": precision.block_size,
-            "accuracy_level": precision.accuracy_level,
-        },
+        "precision": precision.to_json(),
         "vocab_size": config.vocab_size,
         "hidden_size": config.hidden_size,
         "num_layers": config.num_layers,

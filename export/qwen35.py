@@ -372,10 +372,12 @@ def build_graph(
 
     embed_name = cfg.prefix + WEIGHTS["embed"]
     if cfg.tie_word_embeddings:  # one int4 table serves the embedding and the lm_head
-        x, lm_head = g.tied_embedding_and_head(input_ids, w.get(embed_name), embed_name, precision)
+        x, lm_head = g.tied_embedding_and_head(input_ids, w.get(embed_name), embed_name, precision.for_head())
     else:
         x = g.embedding(input_ids, w.get(embed_name), embed_name, precision)
-        lm_head = functools.partial(g.linear, weight=w.get(LM_HEAD), name=LM_HEAD, precision=precision)
+        lm_head = functools.partial(
+            g.linear, weight=w.get(LM_HEAD), name=LM_HEAD, precision=precision.for_head()
+        )
     residual, pending = x, None  # pending: the last block's output, not yet added to the residual
     for i, kind in enumerate(cfg.layer_types):
         if progress:
@@ -492,11 +494,7 @@ def export(
     meta: dict[str, Any] = {
         "architecture": "qwen3_5",
         "source": options.source_label or str(source),
-        "precision": {
-            "kind": precision.kind,
-            "block_size": precision.block_size,
-            "accuracy_level": precision.accuracy_level,
-        },
+        "precision": precision.to_json(),
         "vocab_size": cfg.vocab_size,
         "hidden_size": cfg.hidden_size,
         "num_layers": cfg.num_layers,

@@ -86,7 +86,12 @@ def test_usage_errors(tmp_path, capsys):
     (tmp_path / "out" / "model.onnx").write_text("old")
     assert export_main(["anything", str(tmp_path / "out")]) == 2
     assert "already exists (use --force" in capsys.readouterr().err
-    for flags in (["--block-size", "48"], ["--precision", "int8"], ["--accuracy-level", "7"]):
+    for flags in (
+        ["--block-size", "48"],
+        ["--head-block-size", "8"],
+        ["--precision", "int8"],
+        ["--accuracy-level", "7"],
+    ):
         with pytest.raises(SystemExit) as exit_info:
             export_main(["src", str(tmp_path / "new"), *flags])
         assert exit_info.value.code == 2
@@ -104,6 +109,34 @@ def test_export_command_end_to_end(tiny_llama_dir, tmp_path):
     assert result.returncode == 0, result.stderr
     assert "exported llama (int4, block 16)" in result.stdout and " MB in " in result.stdout
     assert read_meta(out)["precision"]["block_size"] == 16
+
+
+def test_head_block_size_sets_only_the_lm_head(tiny_llama_dir, tmp_path):
+    """`--head-block-size`: the lm_head's MatMulNBits at that block, every other matmul and the
+    (untied) embedding at --block-size; recorded in fantasma_model.json and in the summary line."""
+    import onnx
+
+    out = tmp_path / "model"
+    flags = ["--precision", "int4", "--block-size", "16", "--head-block-size", "32"]
+    result = subprocess.run(
+        [*EXPORT, str(tiny_llama_dir), str(out), *flags], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert "exported llama (int4, block 16, lm_head block 32)" in result.stdout
+    assert read_meta(out)["precision"] == {
+        "kind": "int4",
+        "block_size": 16,
+        "accuracy_level": 4,
+        "head_block_size": 32,
+    }
+    graph = onnx.load(str(out / "model.onnx"), load_external_data=False).graph
+    blocks = {
+        node.name: next(a.i for a in node.attribute if a.name == "block_size")
+        for node in graph.node
+        if node.op_type in ("MatMulNBits", "GatherBlockQuantized")
+    }
+    assert [block for name, block in blocks.items() if "lm_head" in name] == [32]
+    assert {block for name, block in blocks.items() if "lm_head" not in name} == {16}
 
 
 def test_failed_force_export_keeps_the_old_model(tiny_llama_dir, tmp_path, capsys):

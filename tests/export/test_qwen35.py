@@ -214,11 +214,12 @@ def test_greedy_tokens_match_onnxruntime_genai_builder(tiny_vlm, token_ids, tmp_
     assert len(set(our_tokens)) > 3  # a real continuation, not one token repeated
 
 
-def snap_to_int4_grid(model, block: int = 32) -> None:
+def snap_to_int4_grid(model, block: int = 32, embed_block: int | None = None) -> None:
     """Put every matrix MatMulNBits/GatherBlockQuantized will hold exactly on an int4 block grid.
 
-    Each block of `block` inputs gets a power-of-two scale (exact in bf16), a zero point in 1..14 and
-    codes that include 0 and 15, so min/max quantization recovers them without loss.
+    Each block of `block` inputs (`embed_block` for the tied embedding / lm_head) gets a power-of-two
+    scale (exact in bf16), a zero point in 1..14 and codes that include 0 and 15, so min/max
+    quantization at that block size recovers them without loss.
     """
     import torch
 
@@ -229,9 +230,10 @@ def snap_to_int4_grid(model, block: int = 32) -> None:
             if p.ndim != 2 or any(k in name for k in fp32_kept):
                 continue
             rows, cols = p.shape
-            codes = torch.randint(0, 16, (rows, cols // block, block), generator=gen)
+            size = embed_block if embed_block is not None and "embed_tokens" in name else block
+            codes = torch.randint(0, 16, (rows, cols // size, size), generator=gen)
             codes[..., 0], codes[..., 1] = 0, 15
-            zero = torch.randint(1, 15, (rows, cols // block, 1), generator=gen)
+            zero = torch.randint(1, 15, (rows, cols // size, 1), generator=gen)
             p.copy_(((codes - zero).float() * 2.0**-5).reshape(rows, cols))
 
 
@@ -267,6 +269,50 @@ def test_int4_greedy_agrees_with_fp32(tmp_path, ort_decoder):
     assert (int4_dir / "model.onnx.data").stat().st_size < 0.4 * (
         tmp_path / "fp32" / "model.onnx.data"
     ).stat().st_size
+
+
+def test_head_block_size_quantizes_the_tied_head_on_its_own_grid(tmp_path, ort_decoder):
+    """`head_block_size` changes the tied table (lm_head MatMulNBits and embedding
+    GatherBlockQuantized) and nothing else.
+
+    The tied table sits on a block-64 int4 grid, every other matrix on a block-32 grid; with fp32
+    activations (accuracy level 0) an export whose head uses block 64 must then give the fp32 export's
+    logits up to float rounding, while the default export (head at block 32, whose blocks straddle the
+    grid's zero points) cannot.
+    """
+    import onnx
+    import torch
+    from transformers import Qwen3_5Config, Qwen3_5ForConditionalGeneration
+
+    config = Qwen3_5Config(text_config=TEXT_CONFIG, vision_config=VISION_CONFIG, tie_word_embeddings=True)
+    model = Qwen3_5ForConditionalGeneration(config).eval()
+    randomize(model, 0.1)
+    snap_to_int4_grid(model, block=32, embed_block=64)
+    model.to(torch.bfloat16).save_pretrained(tmp_path / "ckpt")
+    fp32_dir = export_dir(tmp_path / "ckpt", tmp_path / "fp32", "fp32")
+    dirs = {}
+    for head_block in (None, 64):
+        precision = Precision("int4", accuracy_level=0, head_block_size=head_block)
+        dirs[head_block] = tmp_path / f"int4-head{head_block}"
+        export(tmp_path / "ckpt", dirs[head_block], ExportOptions(precision=precision))
+    ids = np.random.default_rng(4).integers(0, VOCAB, PREFILL + DECODE).tolist()
+    expected = our_logits(ort_decoder(fp32_dir), ids)
+    error = {block: np.abs(our_logits(ort_decoder(d), ids) - expected).max() for block, d in dirs.items()}
+    assert error[64] < 1e-3, error
+    assert error[None] > 10 * error[64], error
+
+    graph = onnx.load(str(dirs[64] / "model.onnx"), load_external_data=False).graph
+    blocks = {
+        node.name: next(a.i for a in node.attribute if a.name == "block_size")
+        for node in graph.node
+        if node.op_type in ("MatMulNBits", "GatherBlockQuantized")
+    }
+    tied = {name for name in blocks if "lm_head" in name or "embed_tokens" in name}
+    assert len(tied) == 2 and {blocks[name] for name in tied} == {64}
+    assert {block for name, block in blocks.items() if name not in tied} == {32}
+    precision = json.loads((dirs[64] / "fantasma_model.json").read_text())["precision"]
+    assert precision == {"kind": "int4", "block_size": 32, "accuracy_level": 0, "head_block_size": 64}
+    assert "head_block_size" not in json.loads((dirs[None] / "fantasma_model.json").read_text())["precision"]
 
 
 @pytest.mark.parametrize("rope_type", ["linear", "yarn", "dynamic"])

