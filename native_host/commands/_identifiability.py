@@ -17,9 +17,12 @@ def score(text: str, use_samples: bool = True) -> tuple[dict | None, str]:
 
 
 def describe(report: dict) -> str:
-    """'0.82 (typicality; char3 0.91, delta 0.70, function_words 0.85)'"""
+    """'0.82 (typicality; char3 0.91, delta 0.70, function_words 0.85)'; with rivals
+    '0.64 (profile vs rivals Ann, Bob; char3 …)'."""
     families = ", ".join(f"{name} {value:.2f}" for name, value in report.get("families", {}).items())
-    return f"{report['score']:.2f} ({report.get('mode', '?')}" + (f"; {families})" if families else ")")
+    rivals = report.get("rivals") or []
+    mode = report.get("mode", "?") + (f" vs rivals {', '.join(rivals)}" if rivals else "")
+    return f"{report['score']:.2f} ({mode}" + (f"; {families})" if families else ")")
 
 
 def linked_line(report: dict) -> str:

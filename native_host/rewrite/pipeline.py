@@ -533,6 +533,7 @@ def _search_and_finish(
         "rounds": found.rounds,
         "passes": found.passes,
         "words_changed": found.words_changed,
+        "rivals": list(getattr(ident, "rivals", [])),  # whom the surrogate contrasted you with
         "objective_before": round(found.objective_before, 4),
         "objective_after": round(found.objective_after, 4),
         "seconds": round(found.seconds, 4),

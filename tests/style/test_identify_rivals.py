@@ -171,3 +171,18 @@ def test_objective_keeps_its_floor_with_rivals():
     assert identify.objective({f: min(z, identify.Z_FLOOR) for f, z in zs.items()}) == identify.objective(
         {f: min(z, identify.Z_FLOOR) - 3 for f, z in zs.items()}
     )
+
+
+def test_analyze_and_rewrite_lines_name_the_rivals_compared():
+    from native_host.commands import _identifiability
+
+    identify.add_samples(texts("Hamilton")[:6])
+    identify.add_rival_samples("Jay", texts("Jay")[:3])
+    report, why_not = _identifiability.score(texts("Hamilton", "test")[0])
+    assert report is not None and not why_not
+    assert report["rivals"] == ["Jay"]
+    assert _identifiability.describe(report).startswith(
+        f"{report['score']:.2f} (profile vs rivals Jay; char3 "
+    )
+    plain, _ = _identifiability.score(texts("Hamilton", "test")[0], use_samples=False)
+    assert plain is not None and "rivals" not in _identifiability.describe(plain)
