@@ -121,3 +121,26 @@ def test_shipped_adapter_is_what_setup_loads(tmp_path):
     full = load_adapter(trained)
     for module in full.factors:
         np.testing.assert_allclose(choice.adapter.delta(module), full.delta(module), rtol=0.02, atol=2e-4)
+
+
+def test_the_repo_adapter_is_intact_and_says_where_it_came_from():
+    """The adapter in native_host/adapters/ is the one its manifest hashes, covers every layer of the
+    default model, and records the command, seed, data and round that made it (issue 11)."""
+    from export.lora import load_shipped
+
+    manifest = json.loads(setup.ADAPTER_MANIFEST.read_text())
+    choice = setup.choose_chat_model(False)
+    assert choice.adapter is not None and choice.note == ""
+    assert choice.adapter.sha256 == manifest["sha256"]
+    assert load_shipped(setup.ADAPTER_MANIFEST).sha256 == manifest["sha256"]
+    layers = {name.split(".")[2] for name in choice.adapter.factors}
+    assert layers == {str(i) for i in range(30)}  # SmolLM2-135M's 30 layers
+    assert manifest["command"].startswith("fantasma train ") and "--seed" in manifest["command"]
+    assert manifest["seed"] == manifest["config"]["seed"]
+    round_metrics = {r["round"]: r for r in manifest["rounds"]}
+    assert manifest["adapter_of_round"] in round_metrics
+    assert (
+        round_metrics[manifest["adapter_of_round"]]["training"]["adapter_sha256"]
+        == manifest["trained_sha256"]
+    )
+    assert manifest["data"]["train_examples"] == round_metrics[manifest["adapter_of_round"]]["train_examples"]
