@@ -7,16 +7,22 @@ and its mean over corpora, the share of sentence windows with an accepted LLM ca
 similarity, perplexity ratio, identifiability and guard rejections, all from each dir's
 eval_report.json and samples.jsonl (one line per rewritten chunk).
 
-    python -m train.compare base=DIR[,DIR...] fine-tuned=DIR[,DIR...] [--judge MODEL_DIR] [--json]
+    python -m train.compare base=DIR[,DIR...] fine-tuned=DIR[,DIR...] [--judge MODEL_DIR] [--paired] [--json]
 
 Each eval measures the perplexity ratio with its own --model-dir, so a fine-tuned model judges its own
 rewrites; `--judge` re-scores every model's chunks (original and rewritten) with one model (the base).
+
+`--paired` refits each corpus's attackers exactly as the eval does (same split, same training chunks)
+and asks them about every model's rewrite of each test chunk, so two models are compared chunk by
+chunk: how many chunks an attacker still names for one model and not for the other, with the exact
+two-sided sign-test p-value of that split (a one-chunk difference in a mean is then visibly noise).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections import Counter
 from pathlib import Path
@@ -96,6 +102,91 @@ def judge_perplexity(figures: dict, report_dirs: list[Path], engine: Any) -> Non
     ]
     figures["perplexity_ratio"] = sum(ratios) / len(ratios) if ratios else None
     figures["max_perplexity_ratio"] = max(ratios) if ratios else None
+
+
+def _chunk_verdicts(report_dirs: list[Path]) -> dict[str, dict[str, list[bool]]]:
+    """{corpus: {attacker: [is the author named, per test chunk in split order]}} for one model's
+    rewrites, the attackers refitted as `fantasma eval` fits them."""
+    from native_host.eval.attackers import ATTACKERS
+    from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+    from native_host.eval.run import parse_corpus_spec
+
+    manifest = load_manifest()
+    out: dict[str, dict[str, list[bool]]] = {}
+    for directory in report_dirs:
+        report = json.loads((Path(directory) / "eval_report.json").read_text())
+        options = report["options"]
+        lines = (Path(directory) / "samples.jsonl").read_text(encoding="utf-8").splitlines()
+        rewritten = {
+            (c["corpus"], c["original"]): c["rewritten"] for c in map(json.loads, filter(None, lines))
+        }
+        for spec in options["corpora"]:
+            name, authors = parse_corpus_spec(spec)
+            split = split_corpus(
+                find_corpus(name, manifest),
+                authors or options["authors"],
+                options["chunks_per_author"],
+                options["train_chunks_per_author"],
+            )
+            texts = [rewritten[(split.corpus, c.text)] for c in split.test]
+            truth = [c.author for c in split.test]
+            out[split.corpus] = {}
+            for attacker_name, cls in ATTACKERS.items():
+                attacker = cls().fit([c.text for c in split.train], [c.author for c in split.train])
+                out[split.corpus][attacker_name] = [
+                    p == a for p, a in zip(attacker.predict(texts), truth, strict=True)
+                ]
+    return out
+
+
+def sign_test_p(wins: int, losses: int) -> float:
+    """Exact two-sided sign test: P(a split at least this uneven | each discordant chunk a coin flip)."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(0, min(wins, losses) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def paired(models: dict[str, list[Path]]) -> dict:
+    """Per attacker, chunks each model leaves named, and against the first model the chunks named only
+    with it (`worse`: the other model's rewrite still named the author where the first's did not) and only
+    with the other (`better`), over every corpus."""
+    verdicts = {label: _chunk_verdicts(dirs) for label, dirs in models.items()}
+    labels = list(models)
+    reference = verdicts[labels[0]]
+    out: dict = {}
+    for attacker in next(iter(reference.values())):
+        row: dict = {}
+        for label in labels:
+            named = [v for corpus in sorted(reference) for v in verdicts[label][corpus][attacker]]
+            entry: dict = {"named": sum(named), "chunks": len(named)}
+            if label != labels[0]:
+                ref = [v for corpus in sorted(reference) for v in reference[corpus][attacker]]
+                better = sum(1 for r, m in zip(ref, named, strict=True) if r and not m)
+                worse = sum(1 for r, m in zip(ref, named, strict=True) if m and not r)
+                entry.update(better=better, worse=worse, p=round(sign_test_p(better, worse), 3))
+            row[label] = entry
+        out[attacker] = row
+    return out
+
+
+def paired_table(result: dict) -> str:
+    labels = list(next(iter(result.values())))
+    rows = [
+        "| attacker (chunks still named, of all) | " + " | ".join(labels) + " |",
+        "|---|" + "---|" * len(labels),
+    ]
+    for attacker, row in result.items():
+        cells = []
+        for label in labels:
+            e = row[label]
+            cell = f"{e['named']} / {e['chunks']}"
+            if "better" in e:
+                cell += f" (vs {labels[0]}: {e['better']} fewer, {e['worse']} more; p {e['p']:.2f})"
+            cells.append(cell)
+        rows.append(f"| {ATTACKER_NAMES.get(attacker, attacker)} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
 
 
 def _pct(x: float | None) -> str:
@@ -211,6 +302,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--judge", type=Path, default=None, help="model dir that scores every model's perplexity ratio"
     )
+    parser.add_argument(
+        "--paired", action="store_true", help="also compare the models chunk by chunk (attackers refitted)"
+    )
     parser.add_argument("--json", action="store_true", help="the pooled figures as JSON")
     args = parser.parse_args(argv)
     try:
@@ -228,7 +322,14 @@ def main(argv: list[str] | None = None) -> int:
     if problem := _mismatch(models):
         print(f"train.compare: {problem}", file=sys.stderr)
         return 2
-    print(json.dumps(models, indent=2) if args.json else table(models))
+    pairs = paired(dict(args.models)) if args.paired else None
+    if args.json:
+        print(json.dumps({**models, **({"paired": pairs} if pairs else {})}, indent=2))
+    else:
+        print(table(models))
+        if pairs:
+            print()
+            print(paired_table(pairs))
     return 0
 
 

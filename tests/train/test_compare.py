@@ -74,3 +74,43 @@ def test_table_and_refusals(tmp_path, capsys):
     assert "candidates" in capsys.readouterr().err
     assert main([f"base={base[0]},{base[1]}", f"tuned={tuned[0]}"]) == 2
     assert "different corpora" in capsys.readouterr().err
+
+
+def test_sign_test():
+    from train.compare import sign_test_p
+
+    assert sign_test_p(0, 0) == 1.0
+    assert sign_test_p(1, 0) == 1.0  # one chunk: a coin flip
+    assert sign_test_p(6, 0) == pytest.approx(2 / 64)
+    assert sign_test_p(2, 8) == pytest.approx(2 * (1 + 10 + 45) / 1024)
+
+
+def test_paired_refits_the_attackers_and_compares_chunk_by_chunk(tmp_path):
+    """Model 'copy' leaves every test chunk as it was, model 'swap' hands in another author's test chunk:
+    the refitted attackers name the author of (almost) every copied chunk and of no swapped one."""
+    from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+    from train.compare import paired
+
+    split = split_corpus(find_corpus("federalist", load_manifest()), 3, 2, 30)
+    options = {"corpora": ["federalist"], "authors": 3, "chunks_per_author": 2, "train_chunks_per_author": 30}
+    tests = split.test
+    dirs = {}
+    for label, texts in {
+        "copy": [c.text for c in tests],
+        "swap": [next(o.text for o in tests if o.author != c.author) for c in tests],
+    }.items():
+        out = tmp_path / label
+        out.mkdir()
+        (out / "eval_report.json").write_text(json.dumps({"options": options}))
+        lines = [
+            {"corpus": split.corpus, "original": c.text, "rewritten": t}
+            for c, t in zip(tests, texts, strict=True)
+        ]
+        (out / "samples.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+        dirs[label] = [out]
+    result = paired(dirs)
+    assert set(result) == {"char3", "delta", "function_words"}
+    for row in result.values():
+        assert row["copy"]["chunks"] == row["swap"]["chunks"] == len(tests) == 6
+        assert row["copy"]["named"] >= 4 and row["swap"]["named"] <= 2
+        assert row["swap"]["better"] - row["swap"]["worse"] == row["copy"]["named"] - row["swap"]["named"]
