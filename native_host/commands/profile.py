@@ -1,22 +1,34 @@
-"""`fantasma profile add FILES... | show | clear`: learn what is distinctive about your own writing."""
+"""`fantasma profile add [--rival NAME] FILES... | show | clear [--rival NAME]`: learn what is distinctive
+about your own writing, and keep the counts of the people a reader might suspect instead of you (rivals),
+so a rewrite aims at what separates you from them."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from typing import Any
 
 from native_host.commands._io import InputError, read_text
+
+RIVAL_HELP = (
+    "the texts are NAME's, someone a reader might suspect instead of you (another member of the forum "
+    "or committee): rewrites then aim at what separates you from them, never at looking like them"
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("profile", help="learn your own habits from your past writing")
     actions = parser.add_subparsers(dest="profile_action", metavar="ACTION", required=True)
-    add = actions.add_parser("add", help="learn from one or more of your own texts")
-    add.add_argument("files", nargs="+", metavar="FILE")
-    show = actions.add_parser("show", help="print your distinctive habits")
+    add = actions.add_parser("add", help="learn from one or more of your own texts (or a rival's)")
+    add.add_argument("files", nargs="+", metavar="FILE", help="UTF-8 text files; - reads standard input")
+    add.add_argument("--rival", metavar="NAME", help=RIVAL_HELP)
+    show = actions.add_parser("show", help="print your distinctive habits and the rivals you named")
     show.add_argument("--json", action="store_true")
-    actions.add_parser("clear", help="delete the profile")
+    clear = actions.add_parser(
+        "clear", help="delete the profile, your samples and every rival's (with --rival: that rival's only)"
+    )
+    clear.add_argument("--rival", metavar="NAME", help="delete only this rival's samples")
     parser.set_defaults(func=run)
 
 
@@ -24,12 +36,19 @@ def run(args: argparse.Namespace) -> int:
     from native_host.style.profile import Profile, ProfileError, clear_profile, load_profile
 
     if args.profile_action == "clear":
-        from native_host.style.identify import clear_samples
+        if args.rival is not None:
+            return _clear_rival(args.rival)
+        from native_host.style.identify import clear_rivals, clear_samples
 
         deleted = clear_profile()
         deleted = clear_samples() or deleted  # the per-chunk counts the identifiability model trains on
+        rivals_deleted = clear_rivals()
         print("profile deleted" if deleted else "no profile to delete")
+        if rivals_deleted:
+            print("rivals' samples deleted")
         return 0
+    if args.profile_action == "add" and args.rival is not None:
+        return _add_rival(args.rival, args.files)
     try:
         profile = load_profile()
     except ProfileError as exc:
@@ -54,27 +73,32 @@ def run(args: argparse.Namespace) -> int:
             f"{profile.words} words ({path})"
         )
         return 0
-    if profile is None:
-        print("no profile yet; create one with: fantasma profile add FILES...")
-        return 0
-    habits = profile.habits()
-    phrases = sorted(profile.habitual_phrases())
+    rivals, rivals_problem = _rivals()
     samples = _identifiability_samples()
     if getattr(args, "json", False):
-        json.dump(
-            {
-                "documents": profile.documents,
-                "words": profile.words,
-                "habits": habits,
-                "phrases": phrases,
-                "samples": samples,
-            },
-            sys.stdout,
-            indent=1,
-            ensure_ascii=False,
-        )
+        shown: dict[str, Any] = {"documents": 0, "words": 0, "habits": [], "phrases": [], "samples": samples}
+        if profile is not None:
+            shown.update(
+                documents=profile.documents,
+                words=profile.words,
+                habits=profile.habits(),
+                phrases=sorted(profile.habitual_phrases()),
+            )
+        shown["rivals"] = rivals  # null: the rivals' file is unreadable
+        json.dump(shown, sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
+    if profile is None:
+        print("no profile yet; create one with: fantasma profile add FILES...")
+    else:
+        _print_profile(profile, samples)
+    _print_rivals(rivals, rivals_problem)
+    return 0
+
+
+def _print_profile(profile: Any, samples: int | None) -> None:
+    habits = profile.habits()
+    phrases = sorted(profile.habitual_phrases())
     print(f"Profile: {profile.documents} texts, {profile.words} words")
     if samples is None:
         print("Identifiability samples: unreadable; run `fantasma profile clear` and add your texts again")
@@ -92,6 +116,81 @@ def run(args: argparse.Namespace) -> int:
         )
     if phrases:
         print("Habitual phrases: " + ", ".join(f'"{p}"' for p in phrases[:20]))
+
+
+def _print_rivals(rivals: list[dict[str, Any]] | None, problem: str) -> None:
+    if rivals is None:
+        print(f"Rivals' samples: unreadable ({problem}); `fantasma profile clear` deletes them")
+    elif not rivals:
+        print(
+            "No rivals named; add someone a reader might suspect with: fantasma profile add --rival NAME FILES..."
+        )
+    else:
+        print(f"People a reader might suspect (rivals): {len(rivals)}")
+        for rival in rivals:
+            print(f"  {rival['name']}: {rival['chunks']} pieces of ~250 words, {rival['words']} words")
+
+
+def _rivals() -> tuple[list[dict[str, Any]] | None, str]:
+    """(the rivals summary, "") or (None, why) when the rivals' file cannot be read."""
+    from native_host.style.identify import IdentifyError, rivals_summary
+
+    try:
+        return rivals_summary(), ""
+    except IdentifyError as exc:
+        return None, str(exc)
+
+
+def _rival_name(raw: str, action: str) -> str | None:
+    from native_host.style.identify import RIVAL_NAME_MAX
+    from native_host.style.profile import clean_name
+
+    try:
+        return clean_name(raw, RIVAL_NAME_MAX)
+    except ValueError as exc:
+        print(f"fantasma profile {action}: --rival: {exc}", file=sys.stderr)
+        return None
+
+
+def _add_rival(raw_name: str, files: list[str]) -> int:
+    from native_host.style.identify import IdentifyError, add_rival_samples, load_rivals
+
+    name = _rival_name(raw_name, "add")
+    if name is None:
+        return 2
+    try:
+        texts = [read_text(file) for file in files]  # learn nothing unless every file is readable
+        load_rivals()  # a corrupt rivals file is reported, never replaced: it holds others' samples
+        added = add_rival_samples(name, texts)
+    except InputError as exc:
+        print(f"fantasma profile add: {exc}", file=sys.stderr)
+        return 2
+    except IdentifyError as exc:
+        print(f"fantasma profile add: cannot read the rivals' samples: {exc}", file=sys.stderr)
+        return 2
+    shown = next((r for r in _rivals()[0] or [] if r["name"] == name), None)
+    total = f"; {name} now has {shown['chunks']} pieces, {shown['words']} words" if shown else ""
+    print(f"learned {added} pieces of ~250 words of {name}'s writing from {len(texts)} file(s){total}")
+    return 0
+
+
+def _clear_rival(raw_name: str) -> int:
+    from native_host.style.identify import IdentifyError, clear_rivals
+
+    name = _rival_name(raw_name, "clear")
+    if name is None:
+        return 2
+    try:
+        cleared = clear_rivals(name)
+    except IdentifyError as exc:
+        print(f"fantasma profile clear: cannot read the rivals' samples: {exc}", file=sys.stderr)
+        return 2
+    if not cleared:
+        rivals = _rivals()[0] or []
+        known = ", ".join(r["name"] for r in rivals) or "none yet"
+        print(f"fantasma profile clear: no rival named {name!r} (rivals: {known})", file=sys.stderr)
+        return 2
+    print(f"{name}'s samples deleted")
     return 0
 
 

@@ -7,6 +7,7 @@ run one at a time in arrival order by the worker.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import logging
@@ -14,7 +15,7 @@ import os
 import threading
 import time
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
@@ -192,14 +193,17 @@ def cancel(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 def profile_show(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     profile = _load_profile(strict=True)
-    return {"profile": None if profile is None else _profile_json(profile)}
+    return {"profile": None if profile is None else _profile_json(profile), "rivals": _rivals_json()}
 
 
 def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    from native_host.style.identify import add_samples
+    from native_host.style.identify import RIVAL_NAME_MAX, add_samples
     from native_host.style.profile import Profile
 
     text = schema.text(params)
+    rival = schema.name(params, "rival", RIVAL_NAME_MAX)
+    if rival is not None:
+        return _add_rival_sample(rival, text, ctx)
     # A corrupt profile is reported, never overwritten: it is the user's data.
     profile = _load_profile(strict=True) or Profile()
     ctx.progress("profile", None, "learning the sample")
@@ -212,16 +216,22 @@ def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
         raise ProtocolError(
             ErrorCode.storage_error, f"cannot save the profile: {exc.strerror or exc}"
         ) from exc
-    return {"profile": _profile_json(profile)}
+    return {"profile": _profile_json(profile), "rivals": _rivals_json()}
 
 
 def profile_clear(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    from native_host.style.identify import clear_samples
+    from native_host.style.identify import RIVAL_NAME_MAX, clear_rivals, clear_samples
     from native_host.style.profile import clear_profile
 
+    rival = schema.name(params, "rival", RIVAL_NAME_MAX)
+    if rival is not None:
+        with _rivals_storage("delete the rival's samples"):
+            cleared = clear_rivals(rival)
+        return {"cleared": cleared, "rivals": _rivals_json()}
     try:
         clear_profile()
         clear_samples()
+        clear_rivals()
     except OSError as exc:
         raise ProtocolError(
             ErrorCode.storage_error, f"cannot delete the profile: {exc.strerror or exc}"
@@ -401,6 +411,46 @@ def _with_identifiability(reply: dict[str, Any], original: str) -> dict[str, Any
     if reply.get("identifiability_after") is None:
         reply["identifiability_after"] = _identifiability(reply["text"])
     return reply
+
+
+def _add_rival_sample(name: str, text: str, ctx: Context) -> dict[str, Any]:
+    """`profile.add` with `rival`: learn another person's sample (counts only); your profile is untouched."""
+    from native_host.style.identify import add_rival_samples, load_rivals
+
+    profile = _load_profile(strict=True)  # the reply shows it; a corrupt one is reported before any write
+    ctx.progress("profile", None, "learning the sample")
+    with _rivals_storage("save the rival's samples"):
+        load_rivals()  # a corrupt rivals file is reported, never replaced: it holds other people's samples
+        ctx.check_cancelled()
+        add_rival_samples(name, [text])
+    return {"profile": None if profile is None else _profile_json(profile), "rivals": _rivals_json()}
+
+
+@contextlib.contextmanager
+def _rivals_storage(doing: str) -> Iterator[None]:
+    """The rivals file's failures as protocol errors: unreadable or unwritable is storage_error (the file
+    is left as it was), a name the storage refuses is invalid_params."""
+    from native_host.style.identify import IdentifyError
+
+    try:
+        yield
+    except IdentifyError as exc:
+        raise ProtocolError(ErrorCode.storage_error, f"cannot read the rivals' samples: {exc}") from exc
+    except OSError as exc:
+        raise ProtocolError(ErrorCode.storage_error, f"cannot {doing}: {exc.strerror or exc}") from exc
+    except ValueError as exc:
+        raise schema.invalid(f"params.rival: {exc}") from exc
+
+
+def _rivals_json() -> list[dict[str, Any]] | None:
+    """[{"name", "chunks", "words"}] of the stored rivals, by name; None (logged) when unreadable."""
+    from native_host.style.identify import IdentifyError, rivals_summary
+
+    try:
+        return rivals_summary()
+    except (IdentifyError, OSError) as exc:
+        log.warning("rivals' samples unreadable: %s", exc)
+        return None
 
 
 def _profile_json(profile: Any) -> dict[str, Any]:

@@ -94,3 +94,18 @@ def obj(params: dict[str, Any], key: str, where: str = "params") -> dict[str, An
     if value is not None and not isinstance(value, dict):
         raise invalid(f"{where}.{key} must be an object or null")
     return value
+
+
+def name(params: dict[str, Any], key: str, max_chars: int) -> str | None:
+    """An optional person's name (absent or null: None), stripped: native_host.style.profile.clean_name."""
+    from native_host.style.profile import clean_name
+
+    value = params.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise invalid(f"params.{key} must be a string (a name) or absent")
+    try:
+        return clean_name(value, max_chars)
+    except ValueError as exc:
+        raise invalid(f"params.{key}: {exc}") from exc
