@@ -187,10 +187,13 @@ function handlePanelMessage(message, sender) {
     case "status":
       return host.status();
     case "profile.show":
-    case "profile.clear":
       return host.request(message.kind, {});
-    case "profile.add":
-      return host.request("profile.add", { text: message.text }, { timeoutMs: 60_000 });
+    case "profile.clear": // with `rival`: that person's samples only (PROTOCOL.md)
+      return host.request(message.kind, message.rival == null ? {} : { rival: message.rival });
+    case "profile.add": {
+      const params = message.rival == null ? { text: message.text } : { text: message.text, rival: message.rival };
+      return host.request("profile.add", params, { timeoutMs: 60_000 });
+    }
     case "lastRewrite":
       return recallLastRewrite();
     case "notify":

@@ -45,6 +45,7 @@ export const INSTALL_COMMAND = "fantasma-host install";
  * @property {Array<[number, number, number]>} sentences [start, end, contribution]; code points
  * @property {"profile"|"typicality"} mode
  * @property {string} message why the mode is not the one asked for, else ""
+ * @property {string[]} [rivals] names of the people (stored rivals) the score compared the user with
  */
 /**
  * @typedef {object} AnalyzeResult
@@ -93,7 +94,14 @@ export const INSTALL_COMMAND = "fantasma-host install";
  * @property {string[]} phrases habitual phrases
  * @property {number|null} samples ~250-word pieces the identifiability model trains on (needs ≥ 2); null: unreadable
  */
-/** @typedef {{profile: ProfileSummary|null}} ProfileResult */
+/**
+ * A person a reader might suspect instead of the user (`rivals` in profile.show / profile.add): counts only.
+ * @typedef {{name: string, chunks: number, words: number}} RivalSummary
+ */
+/** rivals: null when the host cannot read them. @typedef {{profile: ProfileSummary|null, rivals: RivalSummary[]|null}} ProfileResult */
+/** @typedef {{text: string, rival?: string}} ProfileAddParams */
+/** {} clears everything; with `rival`, only that person. @typedef {{rival?: string}} ProfileClearParams */
+/** @typedef {{cleared: boolean, rivals?: RivalSummary[]|null}} ProfileClearResult */
 
 /** @typedef {{target: string}} CancelParams */
 /** @typedef {{cancelled: boolean}} CancelResult */
@@ -195,8 +203,8 @@ export class PartBuffer {
  * @typedef {{kind: "rewrite", text: string}|{kind: "analyze", text: string}} JobRequest
  *
  * popup/options → background (runtime.sendMessage); replies are the host's result, or {error}:
- * @typedef {{kind: "status"}|{kind: "reconnect"}|{kind: "profile.show"}|{kind: "profile.add", text: string}|
- *   {kind: "profile.clear"}|{kind: "lastRewrite"}} PanelRequest
+ * @typedef {{kind: "status"}|{kind: "reconnect"}|{kind: "profile.show"}|{kind: "profile.add", text: string, rival?: string}|
+ *   {kind: "profile.clear", rival?: string}|{kind: "lastRewrite"}} PanelRequest
  * "lastRewrite" answers {figure: IdentifiabilityFigure|null} for the last rewrite this browser ran.
  */
 
@@ -207,6 +215,7 @@ export class PartBuffer {
  * @property {number} after score of the rewrite, 0–1
  * @property {string[]} linkedBy attacker families that still link the rewrite
  * @property {"profile"|"typicality"} mode
+ * @property {string[]} rivals names of the people the score compared the user with (may be empty)
  */
 
 /** @param {RewriteResult} result @returns {IdentifiabilityFigure|null} */
@@ -219,6 +228,7 @@ export function identifiabilityFigure(result) {
     after: after.score,
     linkedBy: Array.isArray(after.linked_by) ? after.linked_by : [],
     mode: after.mode === "profile" ? "profile" : "typicality",
+    rivals: Array.isArray(after.rivals) ? after.rivals : [],
   };
 }
 
@@ -226,10 +236,12 @@ export function identifiabilityFigure(result) {
 export function describeFigure(figure) {
   const scores = `identifiability ${figure.before.toFixed(2)} → ${figure.after.toFixed(2)}`;
   const families = figure.linkedBy.join(", ");
+  const people = figure.rivals?.length ?? 0;
+  const compared = people ? ` · compared with ${people} ${people === 1 ? "person" : "people"} you named` : "";
   if (figure.mode === "typicality") {
-    return `${scores} · ${families ? `stands out to ${families}` : "stands out to no attacker family"} (no writing samples)`;
+    return `${scores} · ${families ? `stands out to ${families}` : "stands out to no attacker family"} (no writing samples)${compared}`;
   }
-  return `${scores} · ${families ? `still linked by ${families}` : "no attacker family still links it"}`;
+  return `${scores} · ${families ? `still linked by ${families}` : "no attacker family still links it"}${compared}`;
 }
 
 /** @typedef {{name: string, detect: (field: HTMLElement) => boolean, replace: (field: HTMLElement, text: string) => void}} EditorStrategy */

@@ -1,7 +1,9 @@
 // Options: strength, target style (native_host.style.Target), protected terms, preview-before-apply, the
-// per-site auto-rewrite list, and the writing profile (profile.js).
+// per-site auto-rewrite list, the writing profile (profile.js) and the people a reader might suspect
+// (rivals.js).
 import { loadSettings, saveSettings } from "../settings.js";
 import { initProfile } from "./profile.js";
+import { initRivals, renderRivals } from "./rivals.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -70,4 +72,5 @@ async function init() {
 }
 
 init();
-initProfile();
+initRivals();
+initProfile({ onRivals: renderRivals });

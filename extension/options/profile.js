@@ -1,14 +1,19 @@
 // Options → "Your writing profile": send writing samples to the host (profile.add), show what is
-// distinctive about them (profile.show), clear them (profile.clear). The background owns the port;
-// this page talks to it with runtime messages (protocol.js, PanelRequest).
+// distinctive about them (profile.show), clear them (profile.clear: everything, the rivals too). The
+// background owns the port; this page talks to it with runtime messages (protocol.js, PanelRequest).
+// The host's replies also list the rivals (rivals.js renders them, through `onRivals`).
 import { INSTALL_COMMAND } from "../protocol.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
 const $ = (id) => document.getElementById(id);
 const MIN_SAMPLES = 2; // the identifiability model needs two ~250-word pieces (PROTOCOL.md profile.show)
+let onRivals = (_rivals) => {};
+
+/** A string of _locales/en/messages.json, with its $1…$9 substitutions. */
+export const t = (key, ...subs) => api.i18n.getMessage(key, subs.map(String)) || key;
 
 /** Sends a panel request; resolves with the host's result, rejects with {code, message}. */
-async function ask(request) {
+export async function ask(request) {
   let reply;
   try {
     reply = await api.runtime.sendMessage(request);
@@ -19,7 +24,7 @@ async function ask(request) {
   return reply;
 }
 
-function explain(error) {
+export function explain(error) {
   if (error?.code === "host_not_installed") {
     return `The Fantasma host is not installed, so there is no profile to show or change. Install it with: ${INSTALL_COMMAND}`;
   }
@@ -70,12 +75,15 @@ export function renderProfile(profile) {
   }
 }
 
-/** The pasted sample and the picked files as [name, text]; throws {message} for a file that is not text. */
-async function collectSamples() {
+/**
+ * The pasted sample and the picked files as [name, text]; throws {message} for a file that is not text.
+ * @param {string} pasteId the textarea @param {string} filesId the file input
+ */
+export async function collectSamples(pasteId = "profile-sample", filesId = "profile-files") {
   const samples = [];
-  const pasted = $("profile-sample").value;
+  const pasted = $(pasteId).value;
   if (pasted.trim()) samples.push(["the pasted sample", pasted]);
-  for (const file of $("profile-files").files) {
+  for (const file of $(filesId).files) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     if (bytes.subarray(0, 8192).includes(0)) throw { message: `${file.name} looks like a binary file; pick a .txt file.` };
     let text;
@@ -108,8 +116,9 @@ async function addSamples() {
   try {
     for (const [name, text] of samples) {
       try {
-        const { profile } = await ask({ kind: "profile.add", text });
+        const { profile, rivals } = await ask({ kind: "profile.add", text });
         renderProfile(profile);
+        onRivals(rivals);
         learned += 1;
       } catch (error) {
         say(`${name}: ${explain(error)}${learned ? ` (the ${learned} before it were learned)` : ""}`, "error");
@@ -125,21 +134,26 @@ async function addSamples() {
 }
 
 async function clearProfile() {
-  if (!confirm("Delete everything Fantasma learned about your writing?")) return;
+  if (!confirm(t("profileClearConfirm"))) return;
   try {
     await ask({ kind: "profile.clear" });
     renderProfile(null);
+    onRivals([]);
     say("Profile cleared.", "ok");
   } catch (error) {
     say(explain(error), "error");
   }
 }
 
-export async function initProfile() {
+/** @param {{onRivals?: (rivals: import("../protocol.js").RivalSummary[]|null|undefined) => void}} hooks */
+export async function initProfile(hooks = {}) {
+  onRivals = hooks.onRivals ?? onRivals;
   $("profile-add").addEventListener("click", () => void addSamples());
   $("profile-clear").addEventListener("click", () => void clearProfile());
   try {
-    renderProfile((await ask({ kind: "profile.show" })).profile);
+    const { profile, rivals } = await ask({ kind: "profile.show" });
+    renderProfile(profile);
+    onRivals(rivals);
   } catch (error) {
     say(explain(error), "error");
   }

@@ -1,7 +1,7 @@
 """The writing profile built from the browser: the options page sends pasted and picked samples to the
 real host (profile.add), shows what is distinctive (profile.show) and clears it (profile.clear); the
-popup shows the last rewrite's identifiability figure. Without the host, the page says so and keeps the
-user's input."""
+people a reader might suspect (rivals) are added, listed and removed the same way; the popup shows the
+last rewrite's identifiability figure. Without the host, the page says so and keeps the user's input."""
 
 from __future__ import annotations
 
@@ -36,6 +36,19 @@ def options(browser: Browser, host_home: Path):
     yield page
     page.close()
     host_request(host_home, "profile.clear", {})
+
+
+@pytest.fixture(scope="module")
+def others() -> dict[str, list[str]]:
+    """Real writing of two other Federalist authors (~250-word chunks): the people a reader might suspect."""
+    split = split_corpus(find_corpus("federalist", load_manifest()), 3, 1, 3)
+    return {author: [c.text for c in split.train if c.author == author] for author in ("Madison", "Jay")}
+
+
+def shown_rivals(host_home: Path) -> list[dict] | None:
+    reply = host_request(host_home, "profile.show", {})
+    assert reply["type"] == "result", reply
+    return reply["result"]["rivals"]
 
 
 def shown_profile(host_home: Path) -> dict | None:
@@ -163,3 +176,85 @@ def test_without_the_host_the_profile_section_says_how_to_install_it(browser_wit
     expect(status).to_contain_text(re.compile("the pasted sample: .*not installed"), timeout=15_000)
     expect(page.locator("#profile-sample")).to_have_value(SAMPLE)  # nothing the user typed is lost
     page.close()
+
+
+def test_rivals_added_from_the_page_listed_removed_and_cleared_with_the_profile(
+    options: Page,
+    host_home: Path,
+    writing: list[str],
+    others: dict[str, list[str]],
+    tmp_path: Path,
+    artifacts: Path,
+) -> None:
+    page = options
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: asked.append(dialog.message))  # the fixture accepts them
+    section = page.locator("#rivals")
+    note, status, rows = (
+        page.locator("#rivals-note"),
+        page.locator("#rivals-status"),
+        page.locator("#rivals-list tbody tr"),
+    )
+    expect(note).to_have_text(
+        "No one named yet: rewrites compare you with writers in general.", timeout=15_000
+    )
+    expect(section.locator("legend")).to_have_text("People a reader might suspect")
+    expect(section.locator(".hint")).to_contain_text("never that it looks like one of them")
+    expect(page.locator("#rivals-list")).to_be_hidden()
+
+    # A name first; nothing is sent without one.
+    page.fill("#rival-sample", others["Madison"][0])
+    page.click("#rival-add")
+    expect(status).to_have_text("Give the person's name first.")
+    assert shown_rivals(host_home) == []
+
+    page.fill("#rival-name", "Madison")
+    page.click("#rival-add")
+    expect(status).to_have_text("Learned from 1 sample of Madison's writing.", timeout=30_000)
+    expect(page.locator("#rival-sample")).to_have_value("")
+    expect(page.locator("#rival-name")).to_have_value("")
+
+    files = []
+    for k, text in enumerate(others["Jay"][:2]):
+        files.append(tmp_path / f"jay{k}.txt")
+        files[-1].write_text(text, encoding="utf-8")
+    page.fill("#rival-name", "  Jay ")
+    page.set_input_files("#rival-files", [str(f) for f in files])
+    page.click("#rival-add")
+    expect(status).to_have_text("Learned from 2 samples of Jay's writing.", timeout=30_000)
+
+    stored = shown_rivals(host_home)
+    assert stored is not None and [r["name"] for r in stored] == ["Jay", "Madison"]
+    assert stored[0]["chunks"] >= 2 and stored[1]["chunks"] >= 1
+    assert shown_profile(host_home) is None  # other people's writing never enters your profile
+    expect(rows).to_have_count(2)
+    for row, rival in zip([rows.nth(0), rows.nth(1)], stored, strict=True):
+        expect(row.locator("td")).to_have_text(
+            [rival["name"], str(rival["chunks"]), str(rival["words"]), "Remove"]
+        )
+    expect(note).to_have_text("")
+    page.screenshot(path=str(artifacts / "options-rivals.png"), full_page=True)
+
+    page.reload()  # what the host holds, not what the page remembers
+    expect(rows).to_have_count(2, timeout=15_000)
+
+    page.locator('#rivals-list tr[data-rival="Madison"] button').click()
+    expect(status).to_have_text("Madison removed.", timeout=15_000)
+    assert asked[-1] == "Remove what Fantasma learned of Madison's writing?"
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_have_attribute("data-rival", "Jay")
+    assert shown_rivals(host_home) == stored[:1]
+
+    # Clear all: your profile and every rival, after one confirmation that says so.
+    page.fill("#profile-sample", writing[0])
+    page.click("#profile-add")
+    expect(page.locator("#profile-status")).to_have_text("Learned from 1 sample.", timeout=30_000)
+    expect(rows).to_have_count(1)  # the reply's rivals are shown again, still Jay
+    page.click("#profile-clear")
+    expect(page.locator("#profile-status")).to_have_text("Profile cleared.", timeout=15_000)
+    assert asked[-1] == (
+        "Delete everything Fantasma learned about your writing, and the writing of the people you named?"
+    )
+    expect(note).to_have_text("No one named yet: rewrites compare you with writers in general.")
+    expect(page.locator("#rivals-list")).to_be_hidden()
+    assert shown_rivals(host_home) == [] and shown_profile(host_home) is None

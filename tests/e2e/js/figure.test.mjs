@@ -19,7 +19,7 @@ test("figure from a rewrite result: before and after scores, families that still
     identifiability_before: report(0.82, ["char3", "delta"]),
     identifiability_after: report(0.41, ["char3"]),
   });
-  assert.deepEqual(figure, { before: 0.82, after: 0.41, linkedBy: ["char3"], mode: "profile" });
+  assert.deepEqual(figure, { before: 0.82, after: 0.41, linkedBy: ["char3"], mode: "profile", rivals: [] });
   assert.equal(describeFigure(figure), "identifiability 0.82 → 0.41 · still linked by char3");
   assert.equal(
     describeFigure({ ...figure, linkedBy: [] }),
@@ -37,4 +37,17 @@ test("typicality is said as such; a reply without the fields has no figure", () 
   assert.equal(identifiabilityFigure({ text: "x" }), null);
   assert.equal(identifiabilityFigure({ identifiability_before: null, identifiability_after: report(0.1, []) }), null);
   assert.equal(identifiabilityFigure(undefined), null);
+});
+
+test("rivals the score compared with are named by their number", () => {
+  const figure = identifiabilityFigure({
+    identifiability_before: { ...report(0.8, ["char3"]), rivals: ["Ann", "Bob"] },
+    identifiability_after: { ...report(0.3, []), rivals: ["Ann", "Bob"] },
+  });
+  assert.deepEqual(figure.rivals, ["Ann", "Bob"]);
+  assert.equal(
+    describeFigure(figure),
+    "identifiability 0.80 → 0.30 · no attacker family still links it · compared with 2 people you named",
+  );
+  assert.match(describeFigure({ ...figure, rivals: ["Ann"] }), / · compared with 1 person you named$/);
 });
