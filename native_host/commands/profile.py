@@ -142,11 +142,10 @@ def _rivals() -> tuple[list[dict[str, Any]] | None, str]:
 
 
 def _rival_name(raw: str, action: str) -> str | None:
-    from native_host.style.identify import RIVAL_NAME_MAX
-    from native_host.style.profile import clean_name
+    from native_host.style.identify import rival_name
 
     try:
-        return clean_name(raw, RIVAL_NAME_MAX)
+        return rival_name(raw)
     except ValueError as exc:
         print(f"fantasma profile {action}: --rival: {exc}", file=sys.stderr)
         return None

@@ -197,11 +197,11 @@ def profile_show(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    from native_host.style.identify import RIVAL_NAME_MAX, add_samples
+    from native_host.style.identify import add_samples
     from native_host.style.profile import Profile
 
     text = schema.text(params)
-    rival = schema.name(params, "rival", RIVAL_NAME_MAX)
+    rival = schema.rival(params)
     if rival is not None:
         return _add_rival_sample(rival, text, ctx)
     # A corrupt profile is reported, never overwritten: it is the user's data.
@@ -220,10 +220,10 @@ def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def profile_clear(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    from native_host.style.identify import RIVAL_NAME_MAX, clear_rivals, clear_samples
+    from native_host.style.identify import clear_rivals, clear_samples
     from native_host.style.profile import clear_profile
 
-    rival = schema.name(params, "rival", RIVAL_NAME_MAX)
+    rival = schema.rival(params)
     if rival is not None:
         with _rivals_storage("delete the rival's samples"):
             cleared = clear_rivals(rival)

@@ -96,9 +96,10 @@ def obj(params: dict[str, Any], key: str, where: str = "params") -> dict[str, An
     return value
 
 
-def name(params: dict[str, Any], key: str, max_chars: int) -> str | None:
-    """An optional person's name (absent or null: None), stripped: native_host.style.profile.clean_name."""
-    from native_host.style.profile import clean_name
+def rival(params: dict[str, Any], key: str = "rival") -> str | None:
+    """An optional rival's name (absent or null: None) in its stored form: stripped, checked by
+    native_host.style.identify.rival_name (1..64 characters, no control characters)."""
+    from native_host.style.identify import rival_name
 
     value = params.get(key)
     if value is None:
@@ -106,6 +107,6 @@ def name(params: dict[str, Any], key: str, max_chars: int) -> str | None:
     if not isinstance(value, str):
         raise invalid(f"params.{key} must be a string (a name) or absent")
     try:
-        return clean_name(value, max_chars)
+        return rival_name(value)
     except ValueError as exc:
         raise invalid(f"params.{key}: {exc}") from exc

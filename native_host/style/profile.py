@@ -149,16 +149,3 @@ def clear_profile(path: Path | None = None) -> bool:
         path.unlink()
         return True
     return False
-
-
-def clean_name(name: str, max_chars: int) -> str:
-    """A person's name as stored (a rival's): stripped, 1..max_chars characters, no control characters
-    (it is printed in terminals and pages). ValueError says what is wrong."""
-    stripped = name.strip()
-    if not stripped:
-        raise ValueError("the name is empty")
-    if len(stripped) > max_chars:
-        raise ValueError(f"the name is {len(stripped)} characters long; at most {max_chars}")
-    if any(ch < " " or "\x7f" <= ch <= "\x9f" for ch in stripped):
-        raise ValueError("the name contains control characters (a tab, a newline, ...)")
-    return stripped

@@ -83,10 +83,11 @@ def test_rivals_added_from_files_and_stdin_shown_and_cleared(isolated_home, writ
 @pytest.mark.parametrize(
     ("name", "why"),
     [
-        ("", "the name is empty"),
-        ("   ", "the name is empty"),
-        ("x" * (RIVAL_NAME_MAX + 1), f"at most {RIVAL_NAME_MAX}"),
+        ("", "must not be empty"),
+        ("   ", "must not be empty"),
+        ("x" * (RIVAL_NAME_MAX + 1), f"at most {RIVAL_NAME_MAX} characters"),
         ("Ann\tLee", "control characters"),
+        ("Ann\u2028Lee", "line breaks"),
     ],
 )
 def test_a_bad_rival_name_is_refused_before_anything_is_stored(isolated_home, writing, name, why):

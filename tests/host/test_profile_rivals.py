@@ -87,6 +87,21 @@ def test_a_rival_alone_needs_no_profile_of_yours(host, chunks):
     assert mine["profile"]["documents"] == 1 and len(mine["rivals"]) == 1
 
 
+def test_the_scores_compare_you_with_the_rivals_the_host_stores(host, chunks):
+    """What the rivals are for: once stored, `analyze` and `rewrite` say whom the score compared you with."""
+    hamilton, text = chunks["Hamilton"], chunks["Hamilton"][-1]
+    host.result("profile.add", {"text": "\n\n".join(hamilton[:2])}, timeout=60)
+    host.result("profile.add", {"text": "\n\n".join(chunks["Madison"][:2]), "rival": "Madison"}, timeout=60)
+    host.result("profile.add", {"text": "\n\n".join(chunks["Jay"][:2]), "rival": "Jay"}, timeout=60)
+    report = host.result("analyze", {"text": text}, timeout=60)["identifiability"]
+    assert report["mode"] == "profile" and sorted(report["rivals"]) == ["Jay", "Madison"]
+    rewrite = host.result("rewrite", {"text": text, "options": {"strength": "light"}}, timeout=90)
+    assert sorted(rewrite["identifiability_after"]["rivals"]) == ["Jay", "Madison"]
+
+    host.result("profile.clear", {"rival": "Jay"})
+    assert host.result("analyze", {"text": text}, timeout=60)["identifiability"]["rivals"] == ["Madison"]
+
+
 BAD_NAMES = [
     5,
     1.5,
@@ -99,6 +114,7 @@ BAD_NAMES = [
     "a\nb",
     "a\tb",
     "nul\x00",
+    "line\u2028break",
 ]
 
 
@@ -131,7 +147,9 @@ def test_a_corrupt_rivals_file_is_a_storage_error_and_kept(host, chunks):
     mine = host.result("profile.add", {"text": chunks["Hamilton"][0]}, timeout=60)
     assert mine["profile"]["documents"] == 1 and mine["rivals"] is None
     assert host.result("profile.show")["rivals"] is None
-    assert host.result("analyze", {"text": chunks["Hamilton"][1]}, timeout=60)["identifiability"] is not None
+    host.result("profile.add", {"text": chunks["Hamilton"][1]}, timeout=60)
+    report = host.result("analyze", {"text": chunks["Hamilton"][2]}, timeout=60)["identifiability"]
+    assert report["mode"] == "profile" and report["rivals"] == [] and "rival" in report["message"]
 
     assert host.result("profile.clear", {}) == {"cleared": True}
     assert not path.exists()
