@@ -972,7 +972,7 @@ class ProfileSettings:
     # With rivals (other people's samples, `add_rival_samples`): one contrast per rival too, the
     # rivals' soft minimum weighing `rival_weight` and the population's the rest (Mix), and only
     # the `nearest_with_rivals` nearest population authors (docs/anonymization.md, "Rivals").
-    rival_weight: float = 0.75
+    rival_weight: float = 0.9
     nearest_with_rivals: int = 6
 
 
