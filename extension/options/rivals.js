@@ -5,6 +5,7 @@
 import { ask, collectSamples, explain, t } from "./profile.js";
 
 const $ = (id) => document.getElementById(id);
+const MIN_RIVAL_CHUNKS = 2; // a rival counts in the score from two ~250-word pieces (PROTOCOL.md profile.show)
 
 function say(text, kind = "") {
   $("rivals-status").textContent = text;
@@ -23,7 +24,8 @@ export function renderRivals(rivals) {
     const row = body.insertRow();
     row.dataset.rival = rival.name;
     row.insertCell().textContent = rival.name;
-    row.insertCell().textContent = String(rival.chunks);
+    row.insertCell().textContent =
+      rival.chunks < MIN_RIVAL_CHUNKS ? t("rivalsTooFew", rival.chunks, MIN_RIVAL_CHUNKS) : String(rival.chunks);
     row.insertCell().textContent = String(rival.words);
     const remove = Object.assign(document.createElement("button"), { type: "button", textContent: t("rivalsRemove") });
     remove.addEventListener("click", () => void removeRival(rival.name));

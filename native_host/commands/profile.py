@@ -126,9 +126,13 @@ def _print_rivals(rivals: list[dict[str, Any]] | None, problem: str) -> None:
             "No rivals named; add someone a reader might suspect with: fantasma profile add --rival NAME FILES..."
         )
     else:
+        from native_host.style.identify import MIN_RIVAL_CHUNKS
+
         print(f"People a reader might suspect (rivals): {len(rivals)}")
         for rival in rivals:
-            print(f"  {rival['name']}: {rival['chunks']} pieces of ~250 words, {rival['words']} words")
+            few = rival["chunks"] < MIN_RIVAL_CHUNKS
+            wait = f" (needs {MIN_RIVAL_CHUNKS} before the score compares you with them)" if few else ""
+            print(f"  {rival['name']}: {rival['chunks']} pieces of ~250 words, {rival['words']} words{wait}")
 
 
 def _rivals() -> tuple[list[dict[str, Any]] | None, str]:

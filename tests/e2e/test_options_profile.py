@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+from native_host.style.identify import MIN_RIVAL_CHUNKS
 
 from .harness import EXTENSION_ID, SAMPLE, Browser, host_request
 from .server import PageServer
@@ -166,6 +167,30 @@ def test_the_content_script_gets_the_figure_with_the_rewrite(browser: Browser, h
     assert figure["text"].startswith(f"identifiability {before['score']:.2f} → {after['score']:.2f} · ")
 
 
+def test_the_figure_after_a_rewrite_says_how_many_people_it_compared_you_with(
+    browser: Browser, host_home: Path, writing: list[str], others: dict[str, list[str]]
+) -> None:
+    browser.set_settings(strength="light")
+    try:
+        host_request(host_home, "profile.add", {"text": "\n\n".join(writing[:3])})
+        for name, texts in others.items():
+            host_request(host_home, "profile.add", {"text": "\n\n".join(texts[:2]), "rival": name})
+        text = writing[4]
+        oracle = host_request(host_home, "rewrite", {"text": text, "options": {"strength": "light"}})[
+            "result"
+        ]
+        after = oracle["identifiability_after"]
+        assert after["mode"] == "profile" and sorted(after["rivals"]) == ["Jay", "Madison"]
+        result = browser.sw.evaluate(
+            "(text) => fantasmaBackground.runJob({ kind: 'rewrite', text }, {})", text
+        )
+        figure = result["identifiability"]
+        assert figure["rivals"] == after["rivals"]
+        assert figure["text"].endswith(" · compared with 2 people you named")
+    finally:
+        host_request(host_home, "profile.clear", {})
+
+
 def test_without_the_host_the_profile_section_says_how_to_install_it(browser_without_host: Browser) -> None:
     page = browser_without_host.context.new_page()
     page.goto(OPTIONS)
@@ -225,13 +250,13 @@ def test_rivals_added_from_the_page_listed_removed_and_cleared_with_the_profile(
 
     stored = shown_rivals(host_home)
     assert stored is not None and [r["name"] for r in stored] == ["Jay", "Madison"]
-    assert stored[0]["chunks"] >= 2 and stored[1]["chunks"] >= 1
+    assert stored[0]["chunks"] >= MIN_RIVAL_CHUNKS and stored[1]["chunks"] == 1
     assert shown_profile(host_home) is None  # other people's writing never enters your profile
     expect(rows).to_have_count(2)
     for row, rival in zip([rows.nth(0), rows.nth(1)], stored, strict=True):
-        expect(row.locator("td")).to_have_text(
-            [rival["name"], str(rival["chunks"]), str(rival["words"]), "Remove"]
-        )
+        few = rival["chunks"] < MIN_RIVAL_CHUNKS  # stored, but not compared with until it has two
+        chunks = f"{rival['chunks']} (counts from {MIN_RIVAL_CHUNKS})" if few else str(rival["chunks"])
+        expect(row.locator("td")).to_have_text([rival["name"], chunks, str(rival["words"]), "Remove"])
     expect(note).to_have_text("")
     page.screenshot(path=str(artifacts / "options-rivals.png"), full_page=True)
 
