@@ -314,13 +314,13 @@ def test_native_byte_order_is_used_for_lengths():
 
 
 def test_profile_add_show_clear(host, isolated_home):
-    assert host.result("profile.show") == {"profile": None}
+    assert host.result("profile.show") == {"profile": None, "rivals": []}
     added = host.result("profile.add", {"text": SAMPLE + " Honestly, I realise it!!! :)"})["profile"]
     assert added["documents"] == 1 and added["words"] > 0 and isinstance(added["habits"], list)
     assert (isolated_home / "data" / "profile.msgpack").exists()
     assert host.result("profile.show")["profile"]["documents"] == 1
     assert host.result("profile.clear") == {"cleared": True}
-    assert host.result("profile.show") == {"profile": None}
+    assert host.result("profile.show") == {"profile": None, "rivals": []}
 
 
 def test_corrupt_profile_is_reported_and_not_overwritten(host, isolated_home):

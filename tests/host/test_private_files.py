@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from native_host import paths, settings
+from native_host.style.identify import default_rivals_path
 from native_host.style.profile import Profile, load_profile
 from tests.host.hostproc import HostProcess
 
@@ -43,8 +44,9 @@ def test_host_writes_private_files_and_tightens_old_ones(isolated_home, umask_02
     with HostProcess() as host:
         host.result("settings.set", {"settings": {"candidates": 2}})
         host.result("profile.add", {"text": SAMPLE}, timeout=120)
+        host.result("profile.add", {"text": SAMPLE, "rival": "Ann"}, timeout=120)  # other people's counts
         assert host.close() == 0
-    files = [paths.settings_path(), paths.profile_path(), paths.log_dir() / "host.log"]
+    files = [paths.settings_path(), paths.profile_path(), default_rivals_path(), paths.log_dir() / "host.log"]
     assert {str(f): oct(mode(f)) for f in files} == {str(f): oct(0o600) for f in files}
     dirs = [paths.config_dir(), paths.data_dir(), paths.log_dir()]
     assert {str(d): oct(mode(d)) for d in dirs} == {str(d): oct(0o700) for d in dirs}
