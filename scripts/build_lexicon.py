@@ -34,6 +34,12 @@ MIN_SOURCE_ZIPF = 2.8  # words rarer than this are too few in real text to be wo
 MIN_SUBSTITUTE_ZIPF = 3.0  # a substitute a reader meets at least ~1.6 times per million words
 MAX_ZIPF_DROP = 1.0  # a substitute may be at most this much rarer than the word it replaces
 MAX_ZIPF_RISE = 1.8  # ... and not so much commoner that it is a different register (e.g. "get")
+# The same limits on each inflected form, tighter (the eval's samples, docs/anonymization-edits.md, fifth
+# pass): a form much rarer than the one it replaces reads as a mass noun pluralized or an odd word
+# ("materials" -> "stuffs" 1.6 rarer, "animals" -> "beasts" 1.1); one much commoner is a vaguer,
+# polysemous word ("avert" -> "avoid" 1.7 commoner, "correspond" -> "match" 1.6, "receive" -> "get").
+MAX_FORM_DROP = 1.0
+MAX_FORM_RISE = 1.2
 DOMINANT_SENSE = 0.6  # share of a word's tagged uses its first sense needs to skip the LM check
 MIN_TAGGED = 5  # below this many tagged uses WordNet's sense order is a guess
 POS_TABLE_MIN_ZIPF = 2.5
@@ -533,6 +539,7 @@ def main() -> int:
     curated = [(pos, a, b, check, cond, ">") for pos, a, b, check, cond in curated]
     wordnet = [(pos, w, s, check, "", sep) for pos, w, s, check, sep in pairs(wn, deny_words, deny_pairs)]
     for pos, w, s, check, cond, sep in curated + wordnet:
+        hand_picked = n_pairs < len(curated)  # a curated row may lower the register on purpose
         n_pairs += 1
         fw, fs = phrase_forms(pos, w, wn), phrase_forms(pos, s, wn)
         by_surface: dict[str, set[str]] = defaultdict(set)
@@ -550,6 +557,10 @@ def main() -> int:
             sub = next(iter(subs))
             if sub == surface or (surface, sub) in deny_pairs:
                 continue
+            if " " not in surface + sub:
+                rise = zipf(sub) - zipf(surface)
+                if rise < -MAX_FORM_DROP or (rise > MAX_FORM_RISE and not hand_picked):
+                    continue
             key = (surface, sub, pos)
             if key not in out:
                 out[key] = (check, f"{w}{sep}{s}", cond)

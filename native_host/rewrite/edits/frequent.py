@@ -343,7 +343,7 @@ _TEMPORAL = set(
 )
 
 
-_IN_THIS_PHRASES = set("view respect sense case manner way instance light regard place event".split())
+_IN_THIS_PHRASES = set("view respect sense case manner way instance light regard place event point".split())
 
 
 def _determiners(doc: Doc, out: list[Edit]) -> None:
@@ -364,8 +364,8 @@ def _determiners(doc: Doc, out: list[Edit]) -> None:
             continue
         if i > 0 and norms[i - 1] in ("like", "of", "all") and doc.plain_gap(i - 1):
             continue  # "all these things", "like this one": the demonstrative carries the meaning
-        if i > 0 and norms[i - 1] in ("in", "from", "on", "under") and nxt in _IN_THIS_PHRASES:
-            continue  # "in this view", "from this view": a fixed phrase pointing back
+        if i > 0 and norms[i - 1] in ("in", "from", "on", "under", "at", "to") and nxt in _IN_THIS_PHRASES:
+            continue  # "in this view", "from this point", "at this point": a fixed phrase pointing back
         t = toks[i]
         rep = "The" if t.text[:1].isupper() else "the"
         out.append(Edit(t.start, t.end, rep, FUNCTION_WORD, f"{w}->the", True))

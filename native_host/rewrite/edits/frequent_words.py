@@ -49,6 +49,16 @@ def _not_clause_start_connective(doc: Doc, i: int, j: int) -> bool:
     return not _sentence_initial_comma(doc, i, j)
 
 
+# "all along with eager questions" (all the while) and "came along with us" (a particle of the verb)
+# are not the preposition "along with"; nor is "all together with" or "got together with" "together with".
+_PARTICLE_BEFORE = "all " + _TURN_VERBS + " get got gets getting went brought bring take took taken"
+
+
+def _not_after_a_verb_or_all(doc: Doc, i: int, j: int) -> bool:
+    prev = _prev(doc, i)
+    return prev not in set(_PARTICLE_BEFORE.split()) and not _is(prev, "v", 0.5)
+
+
 def _compared(doc: Doc, i: int, j: int) -> bool:
     nxt = _next(doc, j)
     return nxt is not None and not _is(nxt, "v", 0.5) and not nxt.endswith("ing")
@@ -63,8 +73,8 @@ def rules() -> list[Rule]:
         Rule(("compared", "to"), "compared with", False, _compared),
         Rule(("in", "comparison", "with"), "compared with", False, _compared),
         Rule(("in", "comparison", "to"), "compared to", False, _compared),
-        Rule(("together", "with"), "along with", False, None),
-        Rule(("along", "with"), "together with", False, None),
+        Rule(("together", "with"), "along with", False, _not_after_a_verb_or_all),
+        Rule(("along", "with"), "together with", False, _not_after_a_verb_or_all),
         Rule(("in", "conjunction", "with"), "together with", True, None),
         Rule(("with", "the", "aid", "of"), "with the help of", False, None),
         Rule(("with", "the", "help", "of"), "with the aid of", True, None),

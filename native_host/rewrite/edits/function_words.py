@@ -83,6 +83,17 @@ def _next_in(words: str) -> Cond:
     return lambda d, i, j: _next(d, j) in wanted
 
 
+def _inside_clause(doc: Doc, i: int, j: int) -> bool:
+    """Plain words on both sides: not set off by punctuation."""
+    return _prev(doc, i) is not None and _next(doc, j) is not None
+
+
+def _next_not_degree_word(doc: Doc, i: int, j: int) -> bool:
+    """ "and so beautiful and shiny": "so" of degree before an adjective or adverb, not "therefore"."""
+    nxt = _next(doc, j)
+    return not (_is(nxt, "a", 0.3) or _is(nxt, "r", 0.3))
+
+
 def _prev_not_in(words: str) -> Cond:
     banned = set(words.split())
     return lambda d, i, j: _prev(d, i) not in banned
@@ -267,7 +278,7 @@ def _rules() -> list[Rule]:
         Rule(("till",), "until", False, _prev_not_in("the a cash")),
     ]
     r += _pair("each other", "one another")
-    r += _pair("no one", "nobody")
+    r += _pair("no one", "nobody", when_ab=_next_not_in("of"))  # "no one of these mischiefs"
     r += _pair("everyone", "everybody")
     r += _pair("someone", "somebody")
     r += _pair("anyone", "anybody")
@@ -368,10 +379,15 @@ def _rules() -> list[Rule]:
             ("so",),
             "therefore,",
             True,
-            _all(_sentence_initial_plain, _next_not_in(_SO_DEGREE)),
+            _all(_sentence_initial_plain, _next_not_in(_SO_DEGREE), _next_not_degree_word),
             "so->therefore",
         ),
-        Rule(("and", "so"), "and therefore", True, _next_not_in(_SO_DEGREE + " on forth")),
+        Rule(
+            ("and", "so"),
+            "and therefore",
+            True,
+            _all(_next_not_in(_SO_DEGREE + " on forth"), _next_not_degree_word),
+        ),
         Rule(("and", "therefore"), "and so"),
         Rule(("and", "thus"), "and so"),
         Rule(("and", "so", "on"), "and so forth"),
@@ -386,7 +402,7 @@ def _rules() -> list[Rule]:
     r += _pair("largely", "mostly", True, True)
     r += _pair("completely", "entirely", True, True)
     r += _pair("entirely", "wholly", False, True)
-    r += _pair("certainly", "definitely", True, True)
+    r += _pair("certainly", "definitely", True, True, when_ab=_inside_clause)
     r += _pair("soon", "shortly", True, True, when_ab=_prev_not_in("how so as too very"))
     r += _pair(
         "in general", "generally", when_ab=_not(_sentence_initial_comma), check_ba=True, when_ba=_never
@@ -956,7 +972,8 @@ def _common_word_rules() -> list[Rule]:
         Rule(("extremely",), "exceedingly", True, _next_is("a", 0.7)),
         Rule(("perhaps",), "possibly", False, _all(_not(_sentence_initial_comma), _prev_not_in("not"))),
         Rule(("possibly",), "perhaps", False, _prev_not_in("not can could cannot n't")),
-        Rule(("certainly",), "surely", True, _prev_not_in("not most almost")),
+        # "rather better in health, certainly, than before": set off by commas it concedes; "surely" asks
+        Rule(("certainly",), "surely", True, _all(_prev_not_in("not most almost"), _inside_clause)),
         Rule(("surely",), "certainly", True, _prev_not_in("slowly")),
         Rule(("certainly",), "undoubtedly", True, _prev_not_in("not most almost")),
         Rule(

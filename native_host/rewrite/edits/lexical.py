@@ -38,6 +38,8 @@ def _context_pos(doc: Doc, i: int) -> set[str] | None:
         return {"v"} if pos_shares(doc.norms[i]).get("v", 0.0) >= 0.3 else {"n"}
     if prev in _VERB_CUES:
         return {"v", "r"}
+    if pos_shares(prev).get("a", 0.0) >= 0.8:  # "a short stay": after an adjective, a noun
+        return {"n"}
     return None
 
 
@@ -51,6 +53,9 @@ _OBJECT_CUES = set(
     "no all both".split()
 )
 
+
+# A word right before one of these takes an object: a verb, not a noun ("results the", "offers his").
+_OBJECT_START = set("the a an his her their our my your its this these those".split())
 
 _QUANTITY_NOUNS = set(
     "number numbers majority amount amounts quantity quantities proportion part sum extent degree variety".split()
@@ -97,6 +102,15 @@ def _in_idioms(doc: Doc) -> set[int]:
             if phrase in table:
                 covered.update(range(i, j + 1))
     return covered
+
+
+def _modifies_next_noun(doc: Doc, i: int) -> bool:
+    """Token i stands right before a word used mostly as a noun: it modifies that noun, as an adjective
+    ("any material change") or as the first half of a compound ("the stone wall"), where a noun
+    synonym reads wrong ("any stuff change", "the rock wall")."""
+    if not doc.plain_gap(i) or i + 1 >= len(doc.norms):
+        return False
+    return pos_shares(doc.norms[i + 1]).get("n", 0.0) >= 0.7
 
 
 def propose(doc: Doc) -> list[Edit]:
@@ -149,8 +163,14 @@ def propose(doc: Doc) -> list[Edit]:
             continue
         shares = pos_shares(tok.norm)
         allowed = _context_pos(doc, i)
+        modifier = _modifies_next_noun(doc, i)
+        verb_before_object = doc.plain_gap(i) and i + 1 < len(doc.norms) and doc.norms[i + 1] in _OBJECT_START
         for sub in subs:
             if not _condition_holds(doc, i, sub.condition):
+                continue
+            if sub.pos == "n" and (modifier or (verb_before_object and shares.get("v", 0.0) >= 0.05)):
+                # "any material change" (an adjective), "the stone wall" (a fixed compound), "from these
+                # principles results the propriety" (a verb before its object)
                 continue
             share = shares.get(sub.pos, 0.0)
             if share < 0.15:  # "steady" as a noun ("my steady"): too rare to bet on, even with a cue

@@ -120,6 +120,8 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
             rw = _words(sent[m.start(4) :])
             if head.lower() not in _PRONOUN_SUBJECTS and not any(_finite(w) for w in rw[1:4]):
                 continue  # "and the use he makes of it": a noun phrase, not a clause
+            if head.lower() in _PRONOUN_SUBJECTS and not any(_verb_like(w) for w in rw[1:3]):
+                continue  # "He got into one ship, and I into another": the verb is gapped, no clause
             if not (
                 _has_verb(right.split(",", 1)[0].split(";", 1)[0]) and _has_verb(left.rsplit(";", 1)[-1])
             ):
@@ -372,6 +374,12 @@ def _finite(word: str) -> bool:
     return lw in _FINITE or (pos_shares(lw).get("v", 0.0) >= 0.6 and pos_shares(lw).get("n", 0.0) < 0.4)
 
 
+def _verb_like(word: str) -> bool:
+    """A word that can be the verb right after a pronoun subject ("he left", "it was", "we walk")."""
+    lw = word.lower()
+    return lw in _FINITE or pos_shares(lw).get("v", 0.0) >= 0.3
+
+
 def _has_verb(s: str) -> bool:
     """A finite verb, roughly: an auxiliary or a word used mostly as a verb."""
     for w in _words(s):
@@ -433,6 +441,11 @@ def _interrupters(doc: Doc, out: list[Edit]) -> None:
     """ ", therefore, " <-> " therefore " inside a clause (after an auxiliary when adding commas)."""
     text = doc.text
     for m in _INTERRUPTER_COMMAS.finditer(text):
+        after = WORD_RE.match(text, m.end())
+        if after and after.group().lower() in _SUBJECTS and after.group().lower() not in ("the", "a", "an"):
+            # "If it has any influence, therefore, it must be": the adverb opens the next clause;
+            # without its commas it reads as a run-on ("any influence therefore it must")
+            continue
         if m.group("adv") in _INTERRUPTERS:
             out.append(
                 Edit(m.start(), m.end(), f" {m.group('adv')} ", FAMILY, "commas:interrupter-drop", False)

@@ -1,0 +1,118 @@
+"""Fixes from reading the eval's changed sentences (2026-12-01, issue 10's naturalness goal): each has
+a case that must still change and one that must not (docs/anonymization-edits.md, "Fifth pass")."""
+
+from __future__ import annotations
+
+import pytest
+
+from native_host.rewrite.edits import Edit, propose
+
+
+def apply(text: str, edit: Edit) -> str:
+    return text[: edit.start] + edit.replacement + text[edit.end :]
+
+
+def outputs(text: str) -> set[str]:
+    return {apply(text, e) for e in propose(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a split after a pronoun subject with its verb
+        (
+            "He then got into a ship called the President, and I went into another one.",
+            "He then got into a ship called the President. I went into another one.",
+        ),
+        (
+            "We waited for hours at the old station, and he then left for home.",
+            "We waited for hours at the old station. He then left for home.",
+        ),
+        # the preposition "along with" / "together with"
+        ("The army, along with the navy, was ready.", "The army, together with the navy, was ready."),
+        ("He sent the letter together with a gift.", "He sent the letter along with a gift."),
+        # "and so" as a conclusion
+        ("It was late, and so we went home.", "It was late, and therefore we went home."),
+        # the part-of-speech cues: a verb after a pronoun, a noun after a determiner
+        ("We start at noon.", "We begin at noon."),
+        ("The doctor came late.", "The physician came late."),
+        # commas around an adverb inside a clause; "no one" as a pronoun; "certainly" inside a clause
+        ("He was, therefore, late for the train.", "He was therefore late for the train."),
+        ("No one came to the door.", "Nobody came to the door."),
+        ("He will certainly come to the house.", "He will surely come to the house."),
+        ("This power was given to them.", "The power was given to them."),
+    ],
+)
+def test_reading_fixes_still_change(text: str, expected: str) -> None:
+    assert expected in outputs(text), sorted(outputs(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "forbidden"),
+    [
+        # gapping: "I into another" has no verb of its own
+        (
+            "He then got into a ship called the President, and I into another called the Tontine.",
+            "President. I into another",
+        ),
+        ("She took the red apple from the bowl, and he the green one.", ". He the green"),
+        # "all along" (all the while) and the verb particle "came along" are no "along with"
+        (
+            "They hung on her story, interrupting her all along with eager questions.",
+            "all together with",
+        ),
+        ("The dog came along with us to the river.", "came together with"),
+        ("They got together with their neighbours.", "got along with"),
+        # "so" of degree
+        ("He is the finest horse, and so beautiful and shiny and black.", "therefore beautiful"),
+        ("He is the finest horse, and so quickly gone.", "therefore quickly"),
+        # after an adjective a noun ("a short stay", "a quick start"), not the verb's synonym
+        ("He got a quick start in life.", "quick begin"),
+        # before a noun it modifies, no noun synonym ("any material change" is no "stuff change")
+        ("It was a material change in the law.", "stuff change"),
+        # an adverb opening the next clause keeps its commas
+        ("If it has any influence, therefore, it must be on the mode.", "influence therefore it"),
+        # "no one of these" is not "nobody of these"; "certainly" set off by commas concedes
+        ("No one of these mischiefs is less than the last.", "Nobody of"),
+        ("He was better in health, certainly, than before.", "surely"),
+        ("He was better in health, certainly, than before.", "definitely"),
+        # "from this point" points back
+        ("From this point, we may travel on to the lakes.", "From the point"),
+    ],
+)
+def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
+    assert not any(forbidden in out for out in outputs(text)), sorted(
+        o for o in outputs(text) if forbidden in o
+    )
+
+
+@pytest.mark.parametrize(
+    ("word", "bad"),
+    [
+        # forms much rarer than the word they replace (a mass noun pluralized, an archaism) ...
+        ("materials", "stuffs"),
+        ("snakes", "serpents"),
+        ("illnesses", "sicknesses"),
+        # ... or much commoner (a vaguer word in another sense)
+        ("avert", "avoid"),
+        ("correspond", "match"),
+        # senses read wrong in the eval's chunks (lexicon_deny.txt)
+        ("creature", "fauna"),
+        ("castle", "palace"),
+        ("curious", "funny"),
+        ("fortunes", "hazards"),
+        ("apparent", "plain"),
+    ],
+)
+def test_lexicon_rows_dropped_by_frequency_and_reading(word: str, bad: str) -> None:
+    from native_host.rewrite.edits.lexicon_data import substitutes
+
+    assert bad not in {s.word for s in substitutes(word)}
+
+
+def test_lexicon_keeps_forms_of_similar_frequency() -> None:
+    from native_host.rewrite.edits.lexicon_data import substitutes
+
+    assert "physician" in {s.word for s in substitutes("doctor")}
+    assert "begin" in {s.word for s in substitutes("start")}
+    assert "countries" in {s.word for s in substitutes("nations")}
