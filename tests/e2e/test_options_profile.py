@@ -167,6 +167,35 @@ def test_the_content_script_gets_the_figure_with_the_rewrite(browser: Browser, h
     assert figure["text"].startswith(f"identifiability {before['score']:.2f} → {after['score']:.2f} · ")
 
 
+def test_unreadable_rivals_are_said_so_kept_on_add_and_cleared_with_the_profile(
+    options: Page, host_home: Path, others: dict[str, list[str]]
+) -> None:
+    page = options
+    stored = host_home / "data" / "identify_rivals.msgpack"  # where the host keeps them (FANTASMA_HOME)
+    stored.parent.mkdir(parents=True, exist_ok=True)
+    stored.write_bytes(b"\xc1 not the rivals")
+    page.reload()
+    note, status = page.locator("#rivals-note"), page.locator("#rivals-status")
+    expect(note).to_have_text(
+        "The rivals' samples cannot be read; “Clear my profile” deletes them.", timeout=15_000
+    )
+
+    page.fill("#rival-name", "Jay")
+    page.fill("#rival-sample", others["Jay"][0])
+    page.click("#rival-add")
+    expect(status).to_contain_text(
+        re.compile("^the pasted sample: cannot read the rivals' samples: "), timeout=30_000
+    )
+    expect(status).to_have_attribute("data-kind", "error")
+    expect(page.locator("#rival-sample")).to_have_value(others["Jay"][0])  # kept for another try
+    assert stored.read_bytes() == b"\xc1 not the rivals"  # other people's samples are not dropped
+
+    page.click("#profile-clear")
+    expect(page.locator("#profile-status")).to_have_text("Profile cleared.", timeout=15_000)
+    expect(note).to_have_text("No one named yet: rewrites compare you with writers in general.")
+    assert not stored.exists() and shown_rivals(host_home) == []
+
+
 def test_the_figure_after_a_rewrite_says_how_many_people_it_compared_you_with(
     browser: Browser, host_home: Path, writing: list[str], others: dict[str, list[str]]
 ) -> None:
