@@ -34,7 +34,18 @@ from train.lora import LoraTrainConfig, train_adapter
 from train.select import ChunkIdentifiability, SelectionConfig, select_examples
 
 # Settings a rerun may change on an existing run dir: they shape the rounds still to come only.
-EXTENSIBLE = ("windows", "rounds", "selection", "generate_from_round")
+EXTENSIBLE = ("windows", "rounds", "selection", "generate_from_round", "candidates")
+
+
+def _settings_view(config: dict) -> dict:
+    """A run's recorded settings with the candidates per window lifted out of `generate` (the only
+    generation setting a later round may change: candidate i's seed does not depend on K, so K = 8 draws
+    the K = 4 candidates and four more; the guards' thresholds, the temperature and the budget stay)."""
+    view = {k: v for k, v in config.items() if k != "generate"}
+    generate = dict(config.get("generate") or {})
+    view["candidates"] = generate.pop("candidates", None)
+    view["generate"] = generate
+    return view
 
 
 @dataclass(frozen=True)
@@ -144,26 +155,29 @@ class TooLittleData(ValueError):
     """The selection kept fewer examples than asked for; generation is kept, nothing is trained."""
 
 
-def run(
-    config: RecipeConfig, out_dir: Path, command: str = "", show_progress: bool = True, min_examples: int = 0
-) -> dict:
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    base = Path(config.base)
-    settings = {**asdict(config), "base": str(base)}
-    recorded = out_dir / "recipe.json"
+def record_settings(recorded: Path, settings: dict, command: str) -> None:
+    """Write a new run's settings and command to recipe.json, or check a rerun's against them: a rerun
+    may add windows and rounds, change the selection, the generating round and the candidates per window
+    (an extension, appended with its command), and nothing else."""
     if recorded.exists():
         history = json.loads(recorded.read_text())
-        previous, now = history["config"], json.loads(json.dumps(settings))
-        fixed = [k for k in set(previous) | set(now) if k not in EXTENSIBLE and previous.get(k) != now.get(k)]
+        now = json.loads(json.dumps(settings))
+        previous, now_view = _settings_view(history["config"]), _settings_view(now)
+        fixed = [
+            k
+            for k in set(previous) | set(now_view)
+            if k not in EXTENSIBLE and previous.get(k) != now_view.get(k)
+        ]
         if fixed:
             raise ValueError(
-                f"{out_dir} holds a run with other settings ({', '.join(sorted(fixed))}: {recorded}); use another --out"
+                f"{recorded.parent} holds a run with other settings ({', '.join(sorted(fixed))}: {recorded}); use another --out"
             )
         if now["windows"] < previous["windows"] or now["rounds"] < previous["rounds"]:
-            raise ValueError(f"{out_dir}: a run can get more windows and rounds, not fewer ({recorded})")
+            raise ValueError(
+                f"{recorded.parent}: a run can get more windows and rounds, not fewer ({recorded})"
+            )
         last_command = (history.get("extensions") or [history])[-1]["command"]
-        if {k: previous.get(k) for k in EXTENSIBLE} != {k: now.get(k) for k in EXTENSIBLE} or (
+        if {k: previous.get(k) for k in EXTENSIBLE} != {k: now_view.get(k) for k in EXTENSIBLE} or (
             command and command != last_command
         ):
             history.setdefault("extensions", []).append({"config": now, "command": command})
@@ -171,6 +185,16 @@ def run(
             _write_json(recorded, history)
     else:
         _write_json(recorded, {"config": settings, "command": command})
+
+
+def run(
+    config: RecipeConfig, out_dir: Path, command: str = "", show_progress: bool = True, min_examples: int = 0
+) -> dict:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    base = Path(config.base)
+    settings = {**asdict(config), "base": str(base)}
+    record_settings(out_dir / "recipe.json", settings, command)
 
     windows_path = out_dir / "windows.jsonl"
     if windows_path.exists():

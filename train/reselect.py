@@ -4,6 +4,11 @@ remove from their chunks' identifiability, family by family. The cheap look at a
 a round is spent on it.
 
     python -m train.reselect RUN --rounds 3 [--w-delta 0,0.1,0.25,0.5,1] --out FILE.json
+    python -m train.reselect RUN --rounds 3 --probe-windows 30 --candidates 8 --from-round 3 --out FILE.json
+
+`--probe-windows N`: instead of the finished rounds' candidates, K candidates for the next N windows of
+the run's seeded draw (past every window a round used) from round `--from-round`'s model, written
+beside FILE (resumable) and selected alone: what a next round with that K would have to choose from.
 
 Every candidate that passes the selection's checks is scored once (fluency by RUN/round_0/model, the
 base export, as in the recipe; identifiability in its chunk as train/select.py reads it); the ranking
@@ -27,7 +32,7 @@ Z_FAMILIES = ("char3", "delta", "function_words")
 
 
 def survivors(
-    run_dir: Path, rounds: int, config: SelectionConfig, seed: int = 0
+    records: list[dict], corpora: list[str], judge_dir: Path, config: SelectionConfig, seed: int = 0
 ) -> tuple[list[dict], Counter]:
     """Per window (latest record of an id) with a candidate that passes every check: its candidates'
     similarity and identifiability drops; and the count of candidates each check dropped."""
@@ -35,18 +40,12 @@ def survivors(
 
     from native_host.engine import Engine
 
-    run_dir = Path(run_dir)
-    corpora = json.loads((run_dir / "recipe.json").read_text())["config"]["corpora"]
-    records = {
-        rec["id"]: rec
-        for r in range(1, rounds + 1)
-        for rec in read_records(run_dir / f"round_{r}" / "candidates.jsonl")
-    }
-    judge = Engine.load(run_dir / "round_0" / "model")
+    latest = {rec["id"]: rec for rec in records}
+    judge = Engine.load(judge_dir)
     chunks = ChunkIdentifiability(corpora, seed)
     windows: list[dict] = []
     dropped: Counter[str] = Counter()
-    for record in tqdm(records.values(), desc="select", unit="window"):
+    for record in tqdm(latest.values(), desc="select", unit="window"):
         _, outcome = select_record(record, judge, config, chunks.scorer(record))
         dropped.update(v.guard for v in outcome.values() if isinstance(v, guards.Verdict))
         texts = {c["n"]: c for c in record["candidates"]}
@@ -64,6 +63,35 @@ def survivors(
         if kept:
             windows.append({"id": record["id"], "source": record["text"], "candidates": kept})
     return windows, dropped
+
+
+def probe_records(
+    run_dir: Path, rounds: int, windows: int, candidates: int, from_round: int, out_path: Path
+) -> tuple[list[dict], dict]:
+    """K candidates for the next `windows` windows of the run's draw, from round `from_round`'s model."""
+    from train.data import TrainingWindow, training_windows
+    from train.generate import GenerateConfig, generate
+
+    config = json.loads((run_dir / "recipe.json").read_text())["config"]
+    used = {
+        rec["id"]
+        for r in range(1, rounds + 1)
+        for rec in read_records(run_dir / f"round_{r}" / "candidates.jsonl")
+    }
+    known = [
+        TrainingWindow(**json.loads(line))
+        for line in (run_dir / "windows.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
+    # recipe._extend_windows' draw: the larger draw repeats the smaller one's order past `known`
+    larger = training_windows(tuple(config["corpora"]), len(known) + windows, config["seed"])
+    draw = {w.id: w for w in known + larger[len(known) :]}
+    fresh = [w for w in draw.values() if w.id not in used][:windows]
+    generation = {**config["generate"], "candidates": candidates}
+    summary = generate(
+        fresh, run_dir / f"round_{from_round}" / "model", out_path, GenerateConfig(**generation)
+    )
+    return read_records(out_path), summary
 
 
 def choose(windows: list[dict], config: SelectionConfig) -> list[dict]:
@@ -100,14 +128,36 @@ def summarize(chosen: list[dict]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m train.reselect", description=__doc__.split("\n\n")[0])
     parser.add_argument("run", type=Path)
-    parser.add_argument("--rounds", type=int, required=True, help="select over rounds 1..N's candidates")
+    parser.add_argument("--rounds", type=int, required=True, help="the run's finished rounds 1..N")
     parser.add_argument("--w-delta", default="0,0.1,0.25,0.5,1", help="comma-separated Delta weights")
     parser.add_argument("--min-similarity", type=float, default=SelectionConfig.min_similarity)
+    parser.add_argument("--probe-windows", type=int, default=0, help="select over N fresh windows instead")
+    parser.add_argument("--candidates", type=int, default=8, help="candidates per probe window")
+    parser.add_argument("--from-round", type=int, help="the round whose model writes the probe (default: N)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
+    run_dir = Path(args.run)
+    corpora = json.loads((run_dir / "recipe.json").read_text())["config"]["corpora"]
+    generation = None
+    if args.probe_windows:
+        probe_path = args.out.with_name(args.out.stem + "-candidates.jsonl")
+        records, generation = probe_records(
+            run_dir,
+            args.rounds,
+            args.probe_windows,
+            args.candidates,
+            args.from_round or args.rounds,
+            probe_path,
+        )
+    else:
+        records = [
+            rec
+            for r in range(1, args.rounds + 1)
+            for rec in read_records(run_dir / f"round_{r}" / "candidates.jsonl")
+        ]
     config = SelectionConfig(min_similarity=args.min_similarity)
-    windows, dropped = survivors(args.run, args.rounds, config, args.seed)
+    windows, dropped = survivors(records, corpora, run_dir / "round_0" / "model", config, args.seed)
     baseline = {e["id"]: e["n"] for e in choose(windows, config)}
     by_weight = {}
     for w in (float(x) for x in args.w_delta.split(",")):
@@ -117,8 +167,16 @@ def main(argv: list[str] | None = None) -> int:
             "choices_changed_vs_w0": sum(1 for e in chosen if baseline[e["id"]] != e["n"]),
         }
     result = {
-        "run": str(args.run),
-        "rounds": args.rounds,
+        "run": str(run_dir),
+        "records": len({r["id"] for r in records}),
+        "probe": None
+        if not args.probe_windows
+        else {
+            "windows": args.probe_windows,
+            "candidates": args.candidates,
+            "from_round": args.from_round or args.rounds,
+        },
+        "generation": generation,
         "windows_with_a_survivor": len(windows),
         "windows_with_several_survivors": sum(1 for w in windows if len(w["candidates"]) > 1),
         "dropped_by_check": dict(dropped.most_common()),

@@ -247,6 +247,33 @@ def test_a_run_may_grow_but_not_change(tmp_path):
         run(RecipeConfig(base="x.gguf", windows=6, rounds=2), out)
 
 
+def test_a_later_round_may_draw_more_candidates_but_not_loosen_generation(tmp_path):
+    import dataclasses
+    import json
+
+    from train.generate import GenerateConfig
+    from train.recipe import RecipeConfig, record_settings
+
+    def settings(config: RecipeConfig) -> dict:
+        return json.loads(json.dumps({**dataclasses.asdict(config), "base": "x.gguf"}))
+
+    recorded = tmp_path / "recipe.json"
+    record_settings(recorded, settings(RecipeConfig(base="x.gguf", windows=12, rounds=2)), "fantasma train")
+    more = RecipeConfig(base="x.gguf", windows=24, rounds=3, generate=GenerateConfig(candidates=8))
+    record_settings(recorded, settings(more), "fantasma train --candidates 8")
+    history = json.loads(recorded.read_text())
+    assert history["config"]["generate"]["candidates"] == 8
+    assert history["extensions"][-1]["command"] == "fantasma train --candidates 8"
+    for loosened in (
+        GenerateConfig(candidates=8, min_similarity=0.8),
+        GenerateConfig(candidates=8, temperature=1.0),
+    ):
+        with pytest.raises(ValueError, match="generate"):
+            record_settings(
+                recorded, settings(RecipeConfig(base="x.gguf", windows=24, rounds=3, generate=loosened)), "x"
+            )
+
+
 @pytest.mark.slow
 def test_strict_selection_with_the_engine(default_int4_dir):
     """The judge model's log-probabilities reject a misspelt rewrite; the kept one gets completion ids
