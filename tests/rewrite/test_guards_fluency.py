@@ -8,7 +8,7 @@ import pytest
 
 from native_host.rewrite import guards, search
 from native_host.rewrite.edits import Edit
-from tests.rewrite.fluency_cases import CASES, NATURAL
+from tests.rewrite.fluency_cases import CASES, NATURAL, SURVIVORS
 
 
 @pytest.fixture(scope="module")
@@ -65,9 +65,12 @@ def _window_texts(k: int) -> tuple[str, str]:
 def test_labelled_set_confusion(drops):
     """Most natural edits pass and most unnatural ones fail. Measured 2026-12-01: with the shipped
     default model (adapter merged) 59 of 76 natural passed and 48 of 60 unnatural were rejected; with
-    the base model the tests export, 61 and 45."""
-    natural = [k for k, c in enumerate(CASES) if c[0] == NATURAL]
-    unnatural = [k for k, c in enumerate(CASES) if c[0] != NATURAL]
+    the base model the tests export, 61 and 45. The cases read in the search's output after the guard
+    ("eval chunks ..." origins) are left out here: their unnatural ones are there because the guard
+    passed them (a biased sample; bench/fluency_calibration.py reports them apart)."""
+    calibration = [k for k, c in enumerate(CASES) if not c[1].startswith(SURVIVORS)]
+    natural = [k for k in calibration if CASES[k][0] == NATURAL]
+    unnatural = [k for k in calibration if CASES[k][0] != NATURAL]
     natural_passed = sum(_passes(drops[k]) for k in natural)
     unnatural_rejected = sum(not _passes(drops[k]) for k in unnatural)
     print(
