@@ -557,6 +557,9 @@ def main() -> int:
             sub = next(iter(subs))
             if sub == surface or (surface, sub) in deny_pairs:
                 continue
+            if pos == "n" and surface != w and surface in wn.index["n"]:
+                continue  # a plural WordNet lists as a noun of its own has senses the singular lacks:
+                # "manners" (conduct) -> "ways", "effects" (belongings), "premises", "lodgings"
             if " " not in surface + sub:
                 rise = zipf(sub) - zipf(surface)
                 if rise < -MAX_FORM_DROP or (rise > MAX_FORM_RISE and not hand_picked):

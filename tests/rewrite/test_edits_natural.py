@@ -41,6 +41,7 @@ def outputs(text: str) -> set[str]:
         ("No one came to the door.", "Nobody came to the door."),
         ("He will certainly come to the house.", "He will surely come to the house."),
         ("This power was given to them.", "The power was given to them."),
+        ("Apart from this, the plan was sound.", "Aside from this, the plan was sound."),
     ],
 )
 def test_reading_fixes_still_change(text: str, expected: str) -> None:
@@ -76,6 +77,7 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
         ("No one of these mischiefs is less than the last.", "Nobody of"),
         ("He was better in health, certainly, than before.", "surely"),
         ("He was better in health, certainly, than before.", "definitely"),
+        ("I used to take a seat apart from them, near the window.", "seat aside from"),
         # "from this point" points back
         ("From this point, we may travel on to the lakes.", "From the point"),
     ],
@@ -102,6 +104,10 @@ def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
         ("curious", "funny"),
         ("fortunes", "hazards"),
         ("apparent", "plain"),
+        # a plural WordNet lists as a noun of its own ("manners": conduct) is no plural of the singular
+        ("manners", "ways"),
+        ("lodgings", "housings"),
+        ("premises", "assumptions"),
     ],
 )
 def test_lexicon_rows_dropped_by_frequency_and_reading(word: str, bad: str) -> None:
@@ -116,3 +122,4 @@ def test_lexicon_keeps_forms_of_similar_frequency() -> None:
     assert "physician" in {s.word for s in substitutes("doctor")}
     assert "begin" in {s.word for s in substitutes("start")}
     assert "countries" in {s.word for s in substitutes("nations")}
+    assert "manner" in {s.word for s in substitutes("mode")}

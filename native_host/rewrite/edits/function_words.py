@@ -83,6 +83,11 @@ def _next_in(words: str) -> Cond:
     return lambda d, i, j: _next(d, j) in wanted
 
 
+def _set_off(doc: Doc, i: int, j: int) -> bool:
+    """Punctuation or the sentence start before the phrase."""
+    return _prev(doc, i) is None
+
+
 def _inside_clause(doc: Doc, i: int, j: int) -> bool:
     """Plain words on both sides: not set off by punctuation."""
     return _prev(doc, i) is not None and _next(doc, j) is not None
@@ -407,7 +412,8 @@ def _rules() -> list[Rule]:
     r += _pair(
         "in general", "generally", when_ab=_not(_sentence_initial_comma), check_ba=True, when_ba=_never
     )
-    r += _pair("aside from", "apart from", check_ba=True)
+    # "except for" only where set off ("Apart from this, ..."): "a seat apart from them" is a place
+    r += _pair("aside from", "apart from", check_ba=True, when_ba=_set_off)
     r += _pair("so long as", "as long as")
     r += _pair("now and then", "from time to time")
     r += _pair("on purpose", "deliberately", check_ba=True)
