@@ -42,6 +42,11 @@ def outputs(text: str) -> set[str]:
         ("He will certainly come to the house.", "He will surely come to the house."),
         ("This power was given to them.", "The power was given to them."),
         ("Apart from this, the plan was sound.", "Aside from this, the plan was sound."),
+        # 's / 'd read by the verb after them, past an adverb
+        ("There's never been a traveler here.", "There has never been a traveler here."),
+        ("It's never easy to go home.", "It is never easy to go home."),
+        ("So we went home at last.", "Therefore, we went home at last."),
+        ("The nations of Europe were at war.", "The countries of Europe were at war."),
     ],
 )
 def test_reading_fixes_still_change(text: str, expected: str) -> None:
@@ -78,6 +83,11 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
         ("He was better in health, certainly, than before.", "surely"),
         ("He was better in health, certainly, than before.", "definitely"),
         ("I used to take a seat apart from them, near the window.", "seat aside from"),
+        ("There's never been a traveler here.", "There is never been"),
+        ("So saying, she ran off to the house.", "Therefore, saying"),
+        # fixed phrases: "the laws of nations", "in the gift of"
+        ("The laws of nations afford just causes of war.", "laws of countries"),
+        ("He asked for the bottom office in the gift of the government.", "in the present of"),
         # "from this point" points back
         ("From this point, we may travel on to the lakes.", "From the point"),
     ],
@@ -108,6 +118,9 @@ def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
         ("manners", "ways"),
         ("lodgings", "housings"),
         ("premises", "assumptions"),
+        ("badly", "severely"),
+        ("reckon", "think"),
+        ("aroused", "elicited"),
     ],
 )
 def test_lexicon_rows_dropped_by_frequency_and_reading(word: str, bad: str) -> None:

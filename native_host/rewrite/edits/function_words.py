@@ -83,6 +83,30 @@ def _next_in(words: str) -> Cond:
     return lambda d, i, j: _next(d, j) in wanted
 
 
+_ADVERBS_BEFORE_VERB = set(
+    "never ever always already just not often long only also still once hardly scarcely".split()
+)
+
+
+def _verb_after_in(words: str) -> Cond:
+    """The first word after the phrase that is not an adverb ("never", "already") is one of `words`."""
+    wanted = set(words.split())
+
+    def cond(doc: Doc, i: int, j: int) -> bool:
+        k = j
+        while (nxt := _next(doc, k)) in _ADVERBS_BEFORE_VERB:
+            k += 1
+        return nxt in wanted
+
+    return cond
+
+
+def _next_not_ing(doc: Doc, i: int, j: int) -> bool:
+    """ "So saying, she ran off": "so" before an -ing verb is "thus", no conclusion."""
+    nxt = _next(doc, j)
+    return nxt is None or not nxt.endswith("ing")
+
+
 def _set_off(doc: Doc, i: int, j: int) -> bool:
     """Punctuation or the sentence start before the phrase."""
     return _prev(doc, i) is None
@@ -252,16 +276,23 @@ def _contraction_rules() -> list[Rule]:
         # pluperfect "he had gone" -> "he'd gone" (expanded back by the "'d" rules below)
         rules.append(Rule((pron, "had"), f"{pron}'d", False, _aux_have, f"{pron} had->{pron}'d"))
         rules.append(Rule((short,), full, False, None, f"{short}->{full}"))
+    # 's and 'd are read by the verb after them, past any adverb: "there's never been" -> "there has"
     for pron in "it that there what who here he she".split():
-        rules.append(Rule((pron + "'s",), pron + " has", False, _next_in("been got gotten had"), ""))
-        rules.append(
-            Rule((pron + "'s",), pron + " is", False, _next_not_in("been got gotten had done gone"), "")
-        )
-    for pron in "i you we they he she".split():
-        rules.append(Rule((pron + "'d",), pron + " had", False, _next_in("better been had"), ""))
+        rules.append(Rule((pron + "'s",), pron + " has", False, _verb_after_in("been got gotten had"), ""))
         rules.append(
             Rule(
-                (pron + "'d",), pron + " would", False, _next_in("be like love rather have say think go"), ""
+                (pron + "'s",), pron + " is", False, _not(_verb_after_in("been got gotten had done gone")), ""
+            )
+        )
+    for pron in "i you we they he she".split():
+        rules.append(Rule((pron + "'d",), pron + " had", False, _verb_after_in("better been had"), ""))
+        rules.append(
+            Rule(
+                (pron + "'d",),
+                pron + " would",
+                False,
+                _verb_after_in("be like love rather have say think go"),
+                "",
             )
         )
     rules += _pair("let us", "let's", True, True, _continues)
@@ -384,7 +415,7 @@ def _rules() -> list[Rule]:
             ("so",),
             "therefore,",
             True,
-            _all(_sentence_initial_plain, _next_not_in(_SO_DEGREE), _next_not_degree_word),
+            _all(_sentence_initial_plain, _next_not_in(_SO_DEGREE), _next_not_degree_word, _next_not_ing),
             "so->therefore",
         ),
         Rule(
