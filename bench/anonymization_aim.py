@@ -383,6 +383,9 @@ def main() -> int:
     )
     parser.add_argument("--timing", action="store_true", help="only time loading, training and scoring")
     parser.add_argument("--floor", type=float, default=None, help="try another identify.Z_FLOOR")
+    parser.add_argument(
+        "--linked-weight", type=float, default=None, help="try another identify.LINKED_WEIGHT"
+    )
     args = parser.parse_args()
     if args.settings:
         fields = {}
@@ -395,8 +398,11 @@ def main() -> int:
         identify.PROFILE = replace(identify.PROFILE, **fields)  # type: ignore[arg-type]
     if args.floor is not None:
         identify.Z_FLOOR = args.floor
+    if args.linked_weight is not None:
+        identify.LINKED_WEIGHT = args.linked_weight
     print(
-        f"surrogate settings: {identify.PROFILE}, objective floor {identify.Z_FLOOR}"
+        f"surrogate settings: {identify.PROFILE}, objective floor {identify.Z_FLOOR}, "
+        f"linked weight {identify.LINKED_WEIGHT}"
         + (", rivals: the other candidates' training chunks" if args.rivals else "")
     )
     if args.timing:
