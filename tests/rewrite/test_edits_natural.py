@@ -121,6 +121,11 @@ def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
         ("badly", "severely"),
         ("reckon", "think"),
         ("aroused", "elicited"),
+        ("tune", "melody"),
+        ("tales", "narratives"),
+        ("despair", "desperation"),
+        ("ceased", "quit"),
+        ("settlement", "colony"),
     ],
 )
 def test_lexicon_rows_dropped_by_frequency_and_reading(word: str, bad: str) -> None:
