@@ -18,6 +18,9 @@ measures what that does to the logits, teacher-forced (every model sees the same
    int4 block 32 vs the same with the head coarsened. The body is identical bit for bit (same weights,
    same quantization), so these differences are the head's alone. Random weights give nearly flat logits
    (no clear winner), so top-1 agreement here is a pessimistic floor; the logit error is the figure.
+3. `--op-timing`: the lm_head's MatMulNBits alone (N 248320, K 1024, one row, random int4 bytes), one
+   configuration per fresh process: thread CPU ms per call (median of 30, 1 thread) and the resident
+   memory the session adds (the packed weights), at each block size and accuracy level 4 and 0.
 Model dirs are cached under bench/out/ (SmolLM2's are rebuilt when missing).
 """
 
@@ -77,6 +80,89 @@ def compare(reference: np.ndarray, candidate: np.ndarray, targets: np.ndarray) -
     }
 
 
+def head_op_timing(block_size: int, accuracy_level: int) -> dict[str, float]:
+    """Part 3, in a child process: one MatMulNBits of the lm_head's shape."""
+    import time
+
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+
+    n, k = 248320, 1024
+    blocks = k // block_size
+    rng = np.random.default_rng(0)
+    weights = [
+        numpy_helper.from_array(rng.integers(0, 256, (n, blocks, block_size // 2), dtype=np.uint8), "B"),
+        numpy_helper.from_array(rng.random(n * blocks, dtype=np.float32) * 0.01 + 0.001, "S"),
+        numpy_helper.from_array(rng.integers(0, 256, n * ((blocks + 1) // 2), dtype=np.uint8), "Z"),
+    ]
+    node = helper.make_node(
+        "MatMulNBits",
+        ["x", "B", "S", "Z"],
+        ["y"],
+        domain="com.microsoft",
+        K=k,
+        N=n,
+        bits=4,
+        block_size=block_size,
+        accuracy_level=accuracy_level,
+    )
+    graph = helper.make_graph(
+        [node],
+        "lm_head",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, k])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, n])],
+        initializer=weights,
+    )
+    opsets = [helper.make_opsetid("", 21), helper.make_opsetid("com.microsoft", 1)]
+    model = helper.make_model(graph, opset_imports=opsets)
+    model.ir_version = 10
+    serialized = model.SerializeToString()
+    del model, graph, weights
+
+    def rss_mb() -> float:
+        line = next(x for x in Path("/proc/self/status").read_text().splitlines() if x.startswith("VmRSS"))
+        return int(line.split()[1]) / 1024
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    before = rss_mb()
+    session = ort.InferenceSession(serialized, options, providers=["CPUExecutionProvider"])
+    added = rss_mb() - before
+    x = rng.standard_normal((1, 1, k), dtype=np.float32)
+    for _ in range(3):
+        session.run(None, {"x": x})
+    times = []
+    for _ in range(30):
+        start = time.thread_time()
+        session.run(None, {"x": x})
+        times.append(time.thread_time() - start)
+    return {"cpu_ms": 1000 * float(np.median(times)), "session_rss_mb": added}
+
+
+def op_timing(head_blocks: list[int]) -> None:
+    import json
+    import subprocess
+
+    print("\nlm_head MatMulNBits alone (248320 x 1024, 1 row, 1 thread, thread CPU, median of 30)")
+    print(f"{'block':>6}{'accuracy':>10}{'ms':>8}{'session RSS MB':>16}")
+    for block in [32, *head_blocks]:
+        for accuracy in (4, 0):
+            code = (
+                "import json, sys; sys.path.insert(0, sys.argv[1]); "
+                "from bench.bench_engine_head_block import head_op_timing; "
+                "print(json.dumps(head_op_timing(int(sys.argv[2]), int(sys.argv[3]))))"
+            )
+            root = str(Path(__file__).resolve().parent.parent)
+            done = subprocess.run(
+                [sys.executable, "-c", code, root, str(block), str(accuracy)],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            row = json.loads(done.stdout.strip().splitlines()[-1])
+            print(f"{block:>6}{accuracy:>10}{row['cpu_ms']:>8.2f}{row['session_rss_mb']:>16.0f}")
+
+
 def main() -> int:
     from tokenizers import Tokenizer
 
@@ -87,7 +173,11 @@ def main() -> int:
     parser.add_argument("--paragraphs", type=int, default=5)
     parser.add_argument("--hybrid-positions", type=int, default=256)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--op-timing", action="store_true", help="only part 3: the lm_head op alone")
     args = parser.parse_args()
+    if args.op_timing:
+        op_timing(args.head_blocks)
+        return 0
 
     # 1. SmolLM2, real weights
     dirs = {"fp32": smollm2_dir("fp32", Precision("fp32")), "b32": smollm2_dir("int4_b32", Precision("int4"))}

@@ -120,6 +120,13 @@ def export_peer() -> float:
     return time.perf_counter() - start
 
 
+def export_is_current(out: Path) -> bool:
+    """`out` holds an export written after the last change to this tree's exporter."""
+    meta = out / "fantasma_model.json"
+    sources = Path(__file__).resolve().parent.parent.glob("export/*.py")
+    return meta.is_file() and meta.stat().st_mtime > max(p.stat().st_mtime for p in sources)
+
+
 def dir_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and p.suffix in (".onnx", ".data"))
 
@@ -479,6 +486,12 @@ def main() -> int:
         metavar="TREE",
         help="also measure our engine and exporter as in this checkout of an older commit",
     )
+    parser.add_argument("--no-genai", action="store_true", help="leave onnxruntime-genai out (shorter runs)")
+    parser.add_argument(
+        "--reuse-exports",
+        action="store_true",
+        help="skip re-exporting ours (and -b/-h variants) when the dir is newer than every export/*.py",
+    )
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure_memory:
@@ -495,37 +508,41 @@ def main() -> int:
     if not (CKPT / "text_params.json").is_file():
         build_checkpoint()
     text_params = json.loads((CKPT / "text_params.json").read_text())["text_params"]
-    print("exporting ours (int4) ...", flush=True)
-    ours_export_s = export_ours()
     # What `fantasma setup` does after its export: the engine's load-time checks run once now, so the
     # loads measured below are the start-up a user waits for (docs/engine.md "Start-up").
     from native_host.engine import Engine
 
-    prepared = Engine.prepare(OURS, threads=args.threads)
-    print(f"  prepared (op check + load-time checks): {prepared}", flush=True)
-    if args.rebuild_peer or not (PEER / "genai_config.json").is_file():
-        print("exporting peer (onnxruntime-genai builder, int4) ...", flush=True)
-        peer_export_s = export_peer()
-    else:
-        peer_export_s = float("nan")
+    def export_prepared(label: str, out: Path, block_size: int = 32, head: int | None = None) -> float:
+        if args.reuse_exports and export_is_current(out):
+            print(f"reusing {label} ({out.name}: newer than this tree's export/*.py)", flush=True)
+            return float("nan")
+        print(f"exporting {label} ...", flush=True)
+        seconds = export_ours(out, block_size, head)
+        prepared = Engine.prepare(out, threads=args.threads)
+        print(f"  prepared (op check + load-time checks): {prepared}", flush=True)
+        return seconds
+
+    ours_export_s = export_prepared("ours (int4)", OURS)
+    dirs: dict[str, Path] = {"ours": OURS}
+    peer_export_s = float("nan")
+    if not args.no_genai:
+        if args.rebuild_peer or not (PEER / "genai_config.json").is_file():
+            print("exporting peer (onnxruntime-genai builder, int4) ...", flush=True)
+            peer_export_s = export_peer()
+        dirs.update(peer=PEER, peer_graph=PEER)
 
     llamacpp_python = find_llamacpp(args.llamacpp_python)
-    dirs: dict[str, Path] = {"ours": OURS, "peer": PEER, "peer_graph": PEER}
     pythons: dict[str, str | None] = dict.fromkeys(dirs)
     trees: dict[str, Path] = {}  # ours@<commit> peers: our runner from another checkout
-    variants: list[str] = []  # ours-b<N>: this tree, another int4 block size
+    variants: list[str] = []  # ours-b<N> / ours-h<N>: this tree, another int4 block size
     for block_size in args.block_size:
         label, out = f"ours-b{block_size}", OUT / f"qwen35_0.8b_ours_int4_b{block_size}"
-        print(f"exporting {label} ...", flush=True)
-        export_ours(out, block_size)
-        Engine.prepare(out, threads=args.threads)
+        export_prepared(label, out, block_size)
         dirs[label], pythons[label] = out, None
         variants.append(label)
     for head_block_size in args.head_block_size:
         label, out = f"ours-h{head_block_size}", OUT / f"qwen35_0.8b_ours_int4_h{head_block_size}"
-        print(f"exporting {label} ...", flush=True)
-        export_ours(out, 32, head_block_size)
-        Engine.prepare(out, threads=args.threads)
+        export_prepared(label, out, 32, head_block_size)
         dirs[label], pythons[label] = out, None
         variants.append(label)
     for tree in args.against:
@@ -575,13 +592,15 @@ def main() -> int:
                 ratios[kind][metric] = statistics.median(p / o for o, p in pairs)
             else:
                 ratios[kind][metric] = statistics.median(o / p for o, p in pairs)
-    rows["ours"]["export_s"], rows["peer"]["export_s"] = ours_export_s, peer_export_s
-    rows["peer_graph"]["export_s"] = peer_export_s
+    rows["ours"]["export_s"] = ours_export_s
+    for kind in ("peer", "peer_graph"):
+        if kind in rows:
+            rows[kind]["export_s"] = peer_export_s
+            rows[kind]["size_mb"] = dir_bytes(PEER) / 1e6
     for label in [*trees, *variants]:
         rows[label]["size_mb"] = dir_bytes(dirs[label]) / 1e6
         rows[label]["export_s"] = float("nan")  # trees: cached; variants: not timed
     rows["ours"]["size_mb"] = dir_bytes(OURS) / 1e6
-    rows["peer"]["size_mb"] = rows["peer_graph"]["size_mb"] = dir_bytes(PEER) / 1e6
     if "llamacpp" in rows:
         rows["llamacpp"]["size_mb"] = GGUF_Q4.stat().st_size / 1e6
         rows["llamacpp"]["export_s"] = float("nan")
@@ -609,7 +628,10 @@ def main() -> int:
     print(
         f"\nQwen3.5-0.8B shape, random weights, {text_params / 1e6:.0f} M text params, {args.threads} threads"
     )
-    print("genai = its graph on its runtime; genai-graph = its graph driven like ours (plain onnxruntime);")
+    if "peer" in rows:
+        print(
+            "genai = its graph on its runtime; genai-graph = its graph driven like ours (plain onnxruntime);"
+        )
     print(
         "ratios: > 1 = ours better (times, MB: peer / ours; rates: ours / peer); trial metrics: median of per-trial ratios"
     )
