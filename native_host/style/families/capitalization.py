@@ -31,7 +31,9 @@ def observe(doc: Document, target: Target) -> list[Observation]:
         if lower in _LOWER_I and word[0] == "i":
             after = text[end : end + 1]
             before = text[start - 1 : start] if start else ""
-            if after not in (".", "-") and before not in (".", "-", "/"):
+            # dialect "i'" for "in" ("slam t' boards i' their faces") is no pronoun
+            elided = word == "i" and after in ("'", "’") and not text[end + 1 : end + 2].isalpha()
+            if after not in (".", "-") and before not in (".", "-", "/") and not elided:
                 lower_i.append(Span(start, end, word, "I" + word[1:]))
         elif (
             len(word) >= _CAPS_MIN_LEN

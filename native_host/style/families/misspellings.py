@@ -22,16 +22,33 @@ def _table() -> tuple[dict[str, str], re.Pattern[str]]:
     return table, re.compile(rf"\b(?:{word_alternation(phrases)})\b", re.I)
 
 
+# A word cut short by an apostrophe ("goin'", "an'", "frien'"; not a plural possessive "boys'"): written
+# dialect, where "teh" is "to" and "would of" may be "would of themselves", not a slip to correct.
+_ELISION = re.compile(r"\b[a-z]*[a-rt-z]['’](?![a-z])", re.I)
+_DIALECT_REACH = 80  # characters either side
+
+
+# "would of themselves teach us": "of" starts a phrase of its own, no "would have"
+_OF_REFLEXIVE = re.compile(r"\s+(?:it|them|him|her|our|your|my|one)sel(?:f|ves)\b", re.I)
+
+
+def _in_dialect(elisions: list[int], start: int) -> bool:
+    """Two cut-short words nearby (one could be a closing single quote)."""
+    return sum(abs(e - start) <= _DIALECT_REACH for e in elisions) >= 2
+
+
 def observe(doc: Document, target: Target) -> list[Observation]:
     table, phrase_re = _table()
+    elisions = [m.start() for m in _ELISION.finditer(doc.text)]
     spans = [
         Span(s, e, w, keep_case(w, table[lower]) if table[lower][0] != "I" else table[lower])
         for (s, e, w), lower in zip(doc.words, doc.lower_words, strict=True)
-        if lower in table
+        if lower in table and not _in_dialect(elisions, s)
     ]
     spans += [
         Span(m.start(), m.end(), m.group(), keep_case(m.group(), table[m.group().lower()]))
         for m in doc.finditer(phrase_re)
+        if not _in_dialect(elisions, m.start()) and not _OF_REFLEXIVE.match(doc.text, m.end())
     ]
     spans.sort(key=lambda s: s.start)
     evidence = None
