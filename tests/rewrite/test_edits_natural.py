@@ -47,6 +47,7 @@ def outputs(text: str) -> set[str]:
         ("It's never easy to go home.", "It is never easy to go home."),
         ("So we went home at last.", "Therefore, we went home at last."),
         ("The nations of Europe were at war.", "The countries of Europe were at war."),
+        ("The room was quite large and cold.", "The room was rather large and cold."),
     ],
 )
 def test_reading_fixes_still_change(text: str, expected: str) -> None:
@@ -88,6 +89,9 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
         # fixed phrases: "the laws of nations", "in the gift of"
         ("The laws of nations afford just causes of war.", "laws of countries"),
         ("He asked for the bottom office in the gift of the government.", "in the present of"),
+        ("They could be quite sure her approbation was sincere.", "rather sure"),
+        # a clause broken off after its auxiliary is not a sentence of its own
+        ("He swore it was not mine, and he'd, but I'll not repeat his language.", "he'd. But"),
         # "from this point" points back
         ("From this point, we may travel on to the lakes.", "From the point"),
     ],
@@ -126,6 +130,9 @@ def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
         ("despair", "desperation"),
         ("ceased", "quit"),
         ("settlement", "colony"),
+        ("plan", "program"),
+        ("apprehend", "grasp"),
+        ("aroused", "provoked"),
     ],
 )
 def test_lexicon_rows_dropped_by_frequency_and_reading(word: str, bad: str) -> None:

@@ -1,4 +1,4 @@
-"""Written dialect is not a slip to correct: the neutralizer's misspelling and lowercase-"i" fixes leave
+"""Written dialect is not a slip to correct, nor is a name a spelling: the neutralizer's misspelling and lowercase-"i" fixes leave
 "goin' teh see" and Joseph's "i' their faces" alone (read in the eval's changed sentences, issue 10),
 and still correct the same slips in plain prose."""
 
@@ -27,3 +27,10 @@ def test_plain_prose_is_still_corrected() -> None:
 def test_of_before_a_reflexive_is_not_would_have() -> None:
     out, _ = neutralize("Reasoning would of themselves teach us that the power is safe.")
     assert "would of themselves" in out, out
+
+
+def test_a_capitalized_name_keeps_its_spelling() -> None:
+    out, _ = neutralize(
+        "\u201cMiss Grey was a queer creature: she never flattered.\u201d The grey sky. Colour is nice."
+    )
+    assert "Miss Grey" in out and "gray sky" in out and "Color is" in out, out

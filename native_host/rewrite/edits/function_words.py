@@ -484,7 +484,13 @@ def _rules() -> list[Rule]:
         Rule(("over",), "more than", True, _before_number),
     ]
     r += [
-        Rule(("quite",), "rather", True, _all(_next_is("a", 0.6), _prev_not_in("not"))),
+        # "quite sure/right/alone" is "completely": no "rather" before an adjective without degrees
+        Rule(
+            ("quite",),
+            "rather",
+            True,
+            _all(_next_is("a", 0.6), _prev_not_in("not"), _next_not_in(_ABSOLUTE_ADJECTIVES)),
+        ),
         Rule(("rather",), "quite", True, _all(_next_is("a", 0.6), _prev_not_in("would had or"))),
         Rule(("very",), "really", True, _next_is("a", 0.6)),
         Rule(("really",), "very", True, _next_is("a", 0.6)),
@@ -1212,6 +1218,10 @@ def _of_which(doc: Doc) -> list[Edit]:
 
 
 _DETERMINERS = "the these those his her their its our my your this that whose"
+_ABSOLUTE_ADJECTIVES = (
+    "sure certain right wrong true false alone impossible possible different dead empty full clear "
+    "complete ready unable able aware safe still sufficient enough unknown equal same perfect"
+)
 _SO_DEGREE = "many much far long few little that as to too very often well"
 _PREPOSITIONS = "of to for with from by in on at about upon among between through without under over into"
 _ASK_VERBS = (

@@ -111,6 +111,9 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
             conj = m.group(2) or m.group(3)
             if conj in ("but", "yet") and "not only" in left.lower():
                 continue  # "not only X, but Y" is one sentence
+            last = _words(left)[-1].lower().replace("’", "'") if _words(left) else ""
+            if last in _FINITE or last.endswith(("'d", "'ll", "'ve", "'re", "'s", "n't")):
+                continue  # "and he'd, but I'll not repeat it": a clause broken off after its auxiliary
             if len(_words(left)) < 5 or len(_words(right)) < 2 or left.count("(") != left.count(")"):
                 continue
             if head.lower() not in _SUBJECTS and not head[:1].isupper():

@@ -36,12 +36,34 @@ def _vocabulary_replacements() -> dict[str, tuple[str, frozenset[str]]]:
     return table
 
 
+_HONORIFICS = frozenset(
+    "miss mr mrs ms dr lady sir lord master mistress madam madame mme captain colonel major general st".split()
+)
+
+
+# lower-case words inside a title-cased heading ("The Colour of the Centre")
+_TITLE_SMALL_WORDS = frozenset("a an the of and or in on at to for by with from".split())
+
+
+def _name_position(text: str, start: int) -> bool:
+    """The capitalized word at `start` follows a lower-case word or an honorific: a name."""
+    before = text[max(0, start - 30) : start].split()
+    if not before:
+        return False
+    prev = before[-1].strip("\"'“‘(").rstrip(".")
+    return prev.isalpha() and (
+        prev.lower() in _HONORIFICS or (prev.islower() and prev not in _TITLE_SMALL_WORDS)
+    )
+
+
 def observe(doc: Document, target: Target) -> list[Observation]:
     to_american, to_british = _tables()
     british: list[Span] = []
     american: list[Span] = []
     categories: dict[str, int] = {}
     for (start, end, word), lower in zip(doc.words, doc.lower_words, strict=True):
+        if word[:1].isupper() and not doc.at_sentence_start(start) and _name_position(doc.text, start):
+            continue  # "Miss Grey", "met Grey": a name, no "Gray" (title case, "The Colour of", still is)
         if lower in to_american:
             variant, category = to_american[lower]
             replacement = keep_case(word, variant) if target.spelling == "american" else None
