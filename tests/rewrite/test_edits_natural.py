@@ -90,6 +90,12 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
         ("The laws of nations afford just causes of war.", "laws of countries"),
         ("He asked for the bottom office in the gift of the government.", "in the present of"),
         ("They could be quite sure her approbation was sincere.", "rather sure"),
+        # a list of phrases with participles is no pair of clauses
+        (
+            "The presents of good cheer passing and repassing, tokens of regard; the evergreens "
+            "distributed about houses and churches, emblems of peace; all these have a pleasing effect.",
+            "regard. The evergreens",
+        ),
         # a clause broken off after its auxiliary is not a sentence of its own
         ("He swore it was not mine, and he'd, but I'll not repeat his language.", "he'd. But"),
         # "from this point" points back

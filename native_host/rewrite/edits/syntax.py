@@ -134,6 +134,10 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                 right_clause = sent[m.end(1) :].split(";", 1)[0]
                 if not (_has_verb(left_clause) and _has_verb(right_clause)):
                     continue  # "The disquietude of the people; their repugnance...": a list of phrases
+                if sent.count(";") >= 2 and not all(_finite_clause(part) for part in sent.split(";")):
+                    # a series of phrases summed up at the end ("the presents passing and repassing;
+                    # the evergreens distributed about houses; all these have ..."): no sentences
+                    continue
             start, end = s + m.start(), s + m.end(4)
             word = head[:1].upper() + head[1:]
             sure = head.lower() in _PRONOUN_SUBJECTS
@@ -381,6 +385,20 @@ def _verb_like(word: str) -> bool:
     """A word that can be the verb right after a pronoun subject ("he left", "it was", "we walk")."""
     lw = word.lower()
     return lw in _FINITE or pos_shares(lw).get("v", 0.0) >= 0.3
+
+
+def _finite_clause(s: str) -> bool:
+    """A verb that makes `s` a sentence: an auxiliary, a verb form that is no participle, or an -ed
+    form right after a pronoun ("he turned"); "the evergreens distributed about houses" has none."""
+    words = [w.lower() for w in _words(s)]
+    for k, lw in enumerate(words):
+        if lw in _FINITE:
+            return True
+        if pos_shares(lw).get("v", 0.0) >= 0.7 and not lw.endswith(("ing", "ed", "en")):
+            return True
+        if lw.endswith("ed") and k > 0 and words[k - 1] in _PRONOUN_SUBJECTS:
+            return True
+    return False
 
 
 def _has_verb(s: str) -> bool:
