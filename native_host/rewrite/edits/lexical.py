@@ -54,6 +54,9 @@ _OBJECT_CUES = set(
 )
 
 
+# An adjective right before one of these takes it as its complement ("fond of", "liable to", "aware of").
+_PREPOSITIONS = set("of to with at in on about for from upon".split())
+
 # A word right before one of these takes an object: a verb, not a noun ("results the", "offers his").
 _OBJECT_START = set("the a an his her their our my your its this these those".split())
 
@@ -164,10 +167,15 @@ def propose(doc: Doc) -> list[Edit]:
         shares = pos_shares(tok.norm)
         allowed = _context_pos(doc, i)
         modifier = _modifies_next_noun(doc, i)
+        complement_preposition = (
+            doc.plain_gap(i) and i + 1 < len(doc.norms) and doc.norms[i + 1] in _PREPOSITIONS
+        )
         verb_before_object = doc.plain_gap(i) and i + 1 < len(doc.norms) and doc.norms[i + 1] in _OBJECT_START
         for sub in subs:
             if not _condition_holds(doc, i, sub.condition):
                 continue
+            if sub.pos == "a" and complement_preposition:
+                continue  # "fond of his lord" is no "affectionate of", "liable to" no "apt to"
             if sub.pos == "n" and (modifier or (verb_before_object and shares.get("v", 0.0) >= 0.05)):
                 # "any material change" (an adjective), "the stone wall" (a fixed compound), "from these
                 # principles results the propriety" (a verb before its object)
