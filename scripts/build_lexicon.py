@@ -547,6 +547,8 @@ def main() -> int:
     for pos, w, s, check, cond, sep in curated + wordnet:
         hand_picked = n_pairs < len(curated)  # a curated row may lower the register on purpose
         n_pairs += 1
+        if (w, s) in deny_pairs:
+            continue  # a denied pair is denied in every form, whichever input listed it ("richest")
         fw, fs = phrase_forms(pos, w, wn), phrase_forms(pos, s, wn)
         by_surface: dict[str, set[str]] = defaultdict(set)
         for slot, form in fw.items():
