@@ -18,6 +18,7 @@ for each weight is then a choice among those scores.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import sys
@@ -56,6 +57,7 @@ def survivors(
                 "similarity": texts[n]["similarity"],
                 "score_drop": v["identifiability_drop"],
                 "z_drop": v["z_drop"],
+                "licensed_determiners": v["licensed_determiners"],
             }
             for n, v in outcome.items()
             if isinstance(v, dict)
@@ -122,6 +124,7 @@ def summarize(chosen: list[dict]) -> dict:
         "mean_score_drop": round(statistics.fmean(e["score_drop"] for e in chosen), 5),
         "mean_z_drop": {f: round(statistics.fmean(v), 4) for f, v in z.items()},
         "raising_z": {f: sum(1 for x in v if x < -0.001) for f, v in z.items()},
+        "with_licensed_determiner_drop": sum(1 for e in chosen if e.get("licensed_determiners")),
     }
 
 
@@ -131,6 +134,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, required=True, help="the run's finished rounds 1..N")
     parser.add_argument("--w-delta", default="0,0.1,0.25,0.5,1", help="comma-separated Delta weights")
     parser.add_argument("--min-similarity", type=float, default=SelectionConfig.min_similarity)
+    parser.add_argument(
+        "--licensed-determiners",
+        action="store_true",
+        help="a dropped determiner passes when the chunk's Delta and function-word z both fall",
+    )
     parser.add_argument("--probe-windows", type=int, default=0, help="select over N fresh windows instead")
     parser.add_argument("--candidates", type=int, default=8, help="candidates per probe window")
     parser.add_argument("--from-round", type=int, help="the round whose model writes the probe (default: N)")
@@ -156,12 +164,14 @@ def main(argv: list[str] | None = None) -> int:
             for r in range(1, args.rounds + 1)
             for rec in read_records(run_dir / f"round_{r}" / "candidates.jsonl")
         ]
-    config = SelectionConfig(min_similarity=args.min_similarity)
+    config = SelectionConfig(
+        min_similarity=args.min_similarity, licensed_determiners=args.licensed_determiners
+    )
     windows, dropped = survivors(records, corpora, run_dir / "round_0" / "model", config, args.seed)
     baseline = {e["id"]: e["n"] for e in choose(windows, config)}
     by_weight = {}
     for w in (float(x) for x in args.w_delta.split(",")):
-        chosen = choose(windows, SelectionConfig(min_similarity=args.min_similarity, w_delta=w))
+        chosen = choose(windows, dataclasses.replace(config, w_delta=w))
         by_weight[str(w)] = {
             **summarize(chosen),
             "choices_changed_vs_w0": sum(1 for e in chosen if baseline[e["id"]] != e["n"]),

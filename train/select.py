@@ -68,13 +68,20 @@ STEM_CHARS = 6  # inflections and derivations share a stem: "government(s)", "sp
 @dataclass(frozen=True)
 class SelectionConfig:
     min_similarity: float = 0.95  # all-MiniLM cosine; 9/21 and 9/36 chosen rewrites of rounds 1–2 were below
-    fluency_margin: float = guards.FLUENCY_MARGIN  # nats per token, the pipeline's margin
+    fluency_margin: float = (
+        guards.FLUENCY_MARGIN
+    )  # the pipeline's fluency guard margin (nats per edit since 241fcc6)
     w_identifiability: float = 1.0  # score bonus per unit of identifiability removed (0..1 scale)
     # score bonus per unit of the Delta family's z removed (the surrogate's unsaturated Cosine Delta
     # value in the window's chunk; 0: rounds 1-3's ranking). The 0..1 score is a mean of sigmoids
     # that barely moves in a strongly linked chunk (round 3: mean drop 0.0007), so it hardly separates
     # candidates; z does, and Delta is the attacker the tuned models did not lower (docs/train.md).
     w_delta: float = 0.0
+    # A candidate with fewer articles/determiners passes that check when the surrogate says the change
+    # de-identifies: the chunk's Delta z and function-word z both fall (every other check, fluency
+    # included, still applies). Off: rounds 1-3. The determiner check dropped exactly the changes that
+    # moved those two attackers in round 1 (docs/train.md, "Aiming the selection at Delta").
+    licensed_determiners: bool = False
 
 
 @dataclass(frozen=True)
@@ -199,8 +206,10 @@ def check_candidate(
     fluency_drop: float,
     config: SelectionConfig,
     exempt: Sequence[tuple[int, int]] = (),
+    identifiability: IdentifiabilityDrop | None = None,
 ) -> guards.Verdict:
-    """The training selection's verdict on a candidate the pipeline's guards accepted."""
+    """The training selection's verdict on a candidate the pipeline's guards accepted (`identifiability`:
+    its drop in the window's chunk, read by `config.licensed_determiners`)."""
     if similarity < config.min_similarity:
         return guards.Verdict(
             "select:meaning", False, f"similarity {similarity:.3f} < {config.min_similarity}"
@@ -212,7 +221,7 @@ def check_candidate(
         return guards.Verdict(
             "select:content", False, "dropped " + ", ".join(repr(w) for w in dropped.content)
         )
-    if dropped.determiners:
+    if dropped.determiners and not (config.licensed_determiners and licensed(identifiability)):
         return guards.Verdict(
             "select:determiner", False, f"{dropped.determiners} fewer article(s)/determiner(s)"
         )
@@ -226,6 +235,11 @@ def check_candidate(
             f"log-probability per token fell by {fluency_drop:.2f} (> {config.fluency_margin})",
         )
     return guards.passed("select")
+
+
+def licensed(drop: IdentifiabilityDrop | None) -> bool:
+    """The surrogate's licence for a dropped determiner: the chunk's Delta and function-word z both fall."""
+    return drop is not None and drop.delta > 0 and drop.z.get("function_words", 0.0) > 0
 
 
 # -- identifiability in the window's chunk ------------------------------------------------------------
@@ -341,11 +355,13 @@ def select_record(
     outcome: dict[int, guards.Verdict | dict] = {}
     survivors = []
     for candidate, drop in zip(accepted, drops, strict=True):
-        verdict = check_candidate(source, candidate["text"], candidate["similarity"], drop, config, exempt)
+        ident = identifiability(candidate["text"]) if identifiability else IdentifiabilityDrop(0.0, {})
+        verdict = check_candidate(
+            source, candidate["text"], candidate["similarity"], drop, config, exempt, ident
+        )
         if not verdict.ok:
             outcome[candidate["n"]] = verdict
             continue
-        ident = identifiability(candidate["text"]) if identifiability else IdentifiabilityDrop(0.0, {})
         score = (
             candidate["similarity"] + config.w_identifiability * ident.score + config.w_delta * ident.delta
         )
@@ -353,6 +369,7 @@ def select_record(
             "fluency_drop": round(drop, 4),
             "identifiability_drop": round(ident.score, 4),
             "z_drop": {f: round(v, 4) for f, v in ident.z.items()},
+            "licensed_determiners": dropped_words(source, candidate["text"], exempt).determiners,
             "selection_score": round(score, 4),
         }
         outcome[candidate["n"]] = scores
@@ -408,6 +425,7 @@ def select_examples(
             "fluency_margin": config.fluency_margin,
             "w_identifiability": config.w_identifiability,
             "w_delta": config.w_delta,
+            "licensed_determiners": config.licensed_determiners,
         },
     }
     return examples, summary

@@ -174,6 +174,7 @@ def test_select_record_ranks_survivors_by_meaning_plus_identifiability():
     drops = {
         record["candidates"][1]["text"]: IdentifiabilityDrop(0.05, {"delta": -0.2, "char3": 0.3}),
         record["candidates"][2]["text"]: IdentifiabilityDrop(0.0, {"delta": 0.1, "char3": 0.0}),
+        record["candidates"][3]["text"]: IdentifiabilityDrop(0.0, {"delta": 0.3, "function_words": 0.3}),
     }
     # judge None: no fluency check (the real engine judges in test_strict_selection_with_the_engine)
     example, outcome = select_record(record, None, STRICT, lambda text: drops[text])
@@ -189,6 +190,24 @@ def test_select_record_ranks_survivors_by_meaning_plus_identifiability():
     assert example["selection_score"] == pytest.approx(0.97 + 0.5 * 0.1)
     # no accepted candidate: no example
     assert select_record({**record, "candidates": record["candidates"][:1]}, None, STRICT, None) == (None, {})
+
+
+def test_a_dropped_determiner_passes_only_with_the_surrogates_licence():
+    source = "He took the coach to the town and paid the driver."
+    candidate = "He took a coach to town and paid the driver."  # one determiner fewer
+    both_fall = IdentifiabilityDrop(0.01, {"delta": 0.05, "function_words": 0.02, "char3": -0.01})
+    delta_rises = IdentifiabilityDrop(0.01, {"delta": -0.05, "function_words": 0.2})
+    licensing = SelectionConfig(licensed_determiners=True)
+
+    def check(config: SelectionConfig, drop: IdentifiabilityDrop | None, fluency: float = 0.0) -> str:
+        result = check_candidate(source, candidate, 0.97, fluency, config, marker_spans(source), drop)
+        return "" if result.ok else result.guard
+
+    assert check(STRICT, both_fall) == "select:determiner"  # off by default (rounds 1-3)
+    assert check(licensing, both_fall) == ""
+    assert check(licensing, delta_rises) == "select:determiner"
+    assert check(licensing, None) == "select:determiner"
+    assert check(licensing, both_fall, fluency=2.5) == "select:fluency"  # the other checks still apply
 
 
 def _window(i: int):
