@@ -46,7 +46,11 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         selection=None
         if args.selection == "pipeline"
-        else SelectionConfig(min_similarity=args.min_similarity, w_delta=args.w_delta),
+        else SelectionConfig(
+            min_similarity=args.min_similarity,
+            w_delta=args.w_delta,
+            licensed_determiners=args.licensed_determiners,
+        ),
         generate_from_round=args.generate_from_round,
     )
     try:
@@ -130,6 +134,12 @@ def register(subparsers) -> None:
         default=0.0,
         help="the strict selection's ranking bonus per unit of the surrogate's Cosine Delta z removed from "
         "the window's chunk (0: rank by meaning + identifiability score, as rounds 1-3)",
+    )
+    parser.add_argument(
+        "--licensed-determiners",
+        action="store_true",
+        help="the strict selection lets a candidate with fewer articles/determiners pass when the "
+        "surrogate's Cosine Delta and function-word z of the window's chunk both fall",
     )
     parser.add_argument(
         "--min-examples",
