@@ -554,6 +554,18 @@ def search(
 PASSES = 2  # strong: proposals are made again on the first pass's output (edits that clashed get a turn)
 
 
+def _spans_after(spans: list[tuple[int, int]], applied: Sequence[AppliedEdit]) -> list[tuple[int, int]]:
+    """`spans` of a pass's input and the spans its (non-overlapping) `applied` edits wrote, as
+    offsets into that pass's output."""
+
+    def shift(pos: int, own: AppliedEdit | None = None) -> int:
+        grown = (len(x.replacement) - (x.end - x.start) for x in applied if x.end <= pos and x is not own)
+        return pos + sum(grown)
+
+    moved = [(shift(a), shift(a) + (b - a)) for a, b in spans]
+    return moved + [(shift(x.start, x), shift(x.start, x) + len(x.replacement)) for x in applied]
+
+
 def search_passes(
     text: str,
     propose: Callable[[str], list[Any]],
@@ -574,14 +586,19 @@ def search_passes(
     current = text
     results: list[SearchResult] = []
     applied: list[AppliedEdit] = []
+    written: list[tuple[int, int]] = []  # spans of `current` that an earlier pass wrote
     for k in range(max(1, passes)):
         edits = [*propose(current), *(extra if k == 0 else ())]
+        # An edit of an earlier pass's replacement chains synonyms away from the original's sense
+        # ("received" -> "got" -> "obtained his guests"); the 12-01 reading found 24 such chains.
+        edits = [e for e in edits if not any(e.start < b and a < e.end for a, b in written)]
         words = sum(r.words_changed for r in results)
         found = search(
             current, edits, ident, checks, budget, cancel=cancel, origin=text, spent=(words, len(applied))
         )
         results.append(found)
         applied.extend(replace(a, pass_index=k) for a in found.applied)
+        written = _spans_after(written, found.applied)
         current = found.text
         if found.cancelled or not found.applied:
             break

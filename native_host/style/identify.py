@@ -515,8 +515,9 @@ def load_rivals(path: Path | None = None) -> dict[str, list[DocCounts]]:
         raise
     except Exception as exc:
         raise IdentifyError(
-            f"{path}: the rivals' samples are corrupt ({exc}); run `fantasma profile clear --rival NAME` "
-            "or `fantasma profile clear`"
+            # not `profile clear --rival NAME`: removing one rival has to read the file
+            f"{path}: the rivals' samples are corrupt ({exc}); delete that file to start the rivals "
+            "over, or run `fantasma profile clear` (it clears your samples too)"
         ) from exc
 
 

@@ -235,3 +235,29 @@ def test_search_markers_count_the_flagged_function_words_not_their_occurrences()
     spans = count_markers(text).get("function_words", 0)
     words = count_search_markers(text).get("function_words", 0)
     assert spans > 10 and 1 <= words <= 3
+
+
+def test_passes_never_edit_an_earlier_pass_replacement(checks):
+    # Pass 1 writes "While we"; pass 2's only "upon" edit spans that replacement (a chain: it would
+    # re-edit pass 1's words), so it is never applied, though it would lower the score.
+    def propose(current: str) -> list[Edit]:
+        return every(current, "Whilst we", "While we") + every(
+            current, "While we waited upon", "While we waited on"
+        )
+
+    result = search.search_passes(TEXT, propose, mine(), checks, search.BUDGETS["strong"], passes=3)
+    assert result.text.startswith("While we waited upon"), result.text
+    assert [a.original for a in result.applied] == ["Whilst we"]
+
+
+def test_spans_written_by_a_pass_follow_the_text_as_it_grows_and_shrinks():
+    def applied(start: int, end: int, original: str, replacement: str) -> search.AppliedEdit:
+        return search.AppliedEdit(start, end, original, replacement, "lexical", "test", 1.0)
+
+    # "in order to see it upon the hill" -> "to see it on the hill"
+    edits = [applied(0, 11, "in order to", "to"), applied(19, 23, "upon", "on")]
+    spans = search._spans_after([(12, 15)], edits)  # "see", written by an earlier pass
+    text = "to see it on the hill"
+    assert [text[a:b] for a, b in spans] == ["see", "to", "on"]
+    insertion = search._spans_after([], [applied(3, 3, "", "very ")])
+    assert insertion == [(3, 8)]
