@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.host.hostproc import HostProcess
+
 
 @pytest.fixture
 def models_installed(isolated_home, default_model_dir, embedder_model_dir) -> Path:
@@ -16,3 +18,13 @@ def models_installed(isolated_home, default_model_dir, embedder_model_dir) -> Pa
     paths.default_model_dir().symlink_to(default_model_dir, target_is_directory=True)
     paths.embedder_dir().symlink_to(embedder_model_dir, target_is_directory=True)
     return paths.default_model_dir()
+
+
+@pytest.fixture
+def host():
+    """A real host over real pipes (in the test's own FANTASMA_HOME): it must exit cleanly and never
+    break the protocol."""
+    with HostProcess() as proc:
+        yield proc
+        assert proc.close() == 0
+        assert proc.violations == [], proc.violations

@@ -9,19 +9,9 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
-
 from tests.host.hostproc import HEADER, HostProcess, frame, host_env
 
 SAMPLE = "Honestly, I realise the colour was off!!! Anyway... see you tomorrow :) — Jo"
-
-
-@pytest.fixture
-def host():
-    with HostProcess() as proc:
-        yield proc
-        assert proc.close() == 0
-        assert proc.violations == [], proc.violations
 
 
 def _rss_peak_kib(pid: int) -> int:

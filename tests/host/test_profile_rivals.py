@@ -11,17 +11,8 @@ import pytest
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 from native_host.host.errors import ErrorCode
 from native_host.style.identify import RIVAL_NAME_MAX, default_rivals_path, samples_from_texts
-from tests.host.hostproc import HostProcess
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "PROTOCOL.md"
-
-
-@pytest.fixture
-def host(isolated_home):
-    with HostProcess() as proc:
-        yield proc
-        assert proc.close() == 0
-        assert proc.violations == [], proc.violations
 
 
 @pytest.fixture(scope="module")
