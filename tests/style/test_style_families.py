@@ -82,6 +82,17 @@ GOLDEN = [
         "CHAPTER VIII. The end of PART XIV came.",
         "{CHAPTER->Chapter} VIII. The end of {PART->part} XIV came.",
     ),
+    (  # ... also a short one beside a shouted word ("Chapter ii." was seen in the 12-01 eval)
+        "capitalization.all_caps_emphasis",
+        "CHAPTER II. The end of PART IV came.",
+        "{CHAPTER->Chapter} II. The end of {PART->part} IV came.",
+    ),
+    (  # initials make a run of capitals a name or a speaker's label, not shouting (the eval turned
+        # this into "Bb And Lieutenant-General Alison bb")
+        "capitalization.all_caps_emphasis",
+        "BB AND LIEUTENANT-GENERAL ALISON BB (saluting). It was NEVER over.",
+        "BB AND LIEUTENANT-GENERAL ALISON BB (saluting). It was {NEVER->never} over.",
+    ),
     (
         "capitalization.all_lowercase",
         "one here. two there. three now.",

@@ -19,6 +19,11 @@ _CAPS_MIN_ZIPF = 3.5  # the lower-case form must be an ordinary word, so "NASA" 
 # Roman numerals up to 399 ("CHAPTER VIII", "Part XIV") are numbers, not shouting; "viii" would lose the
 # number. D and M are left out so that words such as MIX and DIM still count.
 _ROMAN = re.compile(r"C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
+# The short words a shouted run lowers with it ("SUCH A SITUATION", "I AM SO TIRED"). Any other short
+# capitals are initials or numerals: "CHAPTER II" keeps its number, "BB AND ALISON BB" is a name.
+_SHORT_WORDS = frozenset(
+    "a am an as at be by do go he if in is it me my no of oh on or so to up us we".split()
+)
 
 
 def observe(doc: Document, target: Target) -> list[Observation]:
@@ -73,15 +78,21 @@ def _with_short_words(doc: Document, caps: list[Span]) -> list[Span]:
             runs.append([(start, end, word, lower)])
         last_end = end
     extra: list[Span] = []
+    names: set[int] = set()  # flagged words of runs set in capitals with initials: names, not shouting
     for run in runs:
         long_words = [w for w in run if len(w[2]) >= _CAPS_MIN_LEN]
+        short = [w for w in run if len(w[2]) < _CAPS_MIN_LEN and w[2] != "I"]
+        if any(lower not in _SHORT_WORDS and not _ROMAN.fullmatch(word) for _, _, word, lower in short):
+            names.update(w[0] for w in long_words)
+            continue
         if not long_words or not all(w[0] in flagged for w in long_words):
             continue
-        for start, end, word, lower in run:
-            if len(word) < _CAPS_MIN_LEN and word != "I":
+        for start, end, word, lower in short:
+            if lower in _SHORT_WORDS:
                 replacement = lower.capitalize() if doc.at_sentence_start(start) else lower
                 extra.append(Span(start, end, word, replacement))
-    return sorted(caps + extra, key=lambda span: span.start)
+    kept = [span for span in caps if span.start not in names]
+    return sorted(kept + extra, key=lambda span: span.start)
 
 
 def _titled_mid_sentence(doc: Document) -> frozenset[str]:
