@@ -28,6 +28,10 @@ def outputs(text: str) -> set[str]:
             "We waited for hours at the old station, and he then left for home.",
             "We waited for hours at the old station. He then left for home.",
         ),
+        (
+            "We waited for hours at the old station and he went home.",
+            "We waited for hours at the old station, and he went home.",
+        ),
         # the preposition "along with" / "together with"
         ("The army, along with the navy, was ready.", "The army, together with the navy, was ready."),
         ("He sent the letter together with a gift.", "He sent the letter along with a gift."),
@@ -64,6 +68,11 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
             "President. I into another",
         ),
         ("She took the red apple from the bowl, and he the green one.", ". He the green"),
+        # a compound subject, not two clauses (the 12-01 eval: "then the Lieutenant-General, and I went")
+        (
+            "Then we sent them home; then the Lieutenant-General and I went off on a gallop.",
+            "the Lieutenant-General, and I went",
+        ),
         # "all along" (all the while) and the verb particle "came along" are no "along with"
         (
             "They hung on her story, interrupting her all along with eager questions.",

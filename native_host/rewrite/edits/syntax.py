@@ -169,6 +169,8 @@ def _coordination_commas(doc: Doc, out: list[Edit]) -> None:
             left = sent[: m.start()]
             if len(_words(left)) < 4 or left.count("(") != left.count(")"):
                 continue
+            if not _finite_clause(re.split(r"[,;:—]", left)[-1]):
+                continue  # "then the Lieutenant-General and I went": a subject, not a clause, before "and"
             nxt = WORD_RE.match(sent, m.end())
             if nxt is None or (
                 pos_shares(nxt.group().lower()).get("v", 0.0) < 0.3
