@@ -977,6 +977,9 @@ class ProfileSettings:
     rival_weight: float = 0.9
     nearest_with_rivals: int = 6
 
+    def nearest_for(self, has_rivals: bool) -> int:
+        return self.nearest_with_rivals if has_rivals else self.nearest
+
 
 PROFILE = ProfileSettings()
 RIVAL_PREFIX = "rival:"  # rivals' rows are labelled "rival:NAME"; population labels are "corpus:author"
@@ -1053,24 +1056,25 @@ def _contrasts(
     return _Contrasts(rival_rows + pop_rows, mix, weights)
 
 
-def _rival_rows(rivals: Rivals) -> tuple[list[DocCounts], np.ndarray, list[str]]:
-    docs = [d for ds in rivals.values() for d in ds]
-    authors = np.asarray([RIVAL_PREFIX + n for n, ds in rivals.items() for _ in ds], dtype=object)
-    return docs, authors, [RIVAL_PREFIX + n for n in rivals]
+def _own_rows(samples: Sequence[DocCounts], rivals: Rivals) -> tuple[list[DocCounts], np.ndarray, list[str]]:
+    """Your chunks then your rivals', their author labels ("" for yours, "rival:NAME"), and the
+    rivals' labels: the rows every profile family puts before the population's."""
+    docs = [*samples, *(d for ds in rivals.values() for d in ds)]
+    labels = [""] * len(samples) + [RIVAL_PREFIX + n for n, ds in rivals.items() for _ in ds]
+    return docs, np.asarray(labels, dtype=object), [RIVAL_PREFIX + n for n in rivals]
 
 
 def _profile_char3(
     pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings, rivals: Rivals
 ) -> Char3Model:
     n_u = len(samples)
-    rival_docs, rival_authors, rival_keys = _rival_rows(rivals)
-    own = [*samples, *rival_docs]  # yours, then your rivals'
+    own, own_authors, rival_keys = _own_rows(samples, rivals)
     # the population's vocabulary plus 3-grams in at least two of your (or your rivals') chunks
     known = set(pop.char_vocab)
     own_df: Counter[str] = Counter()
     for d in own:
         own_df.update(d.char3.keys())
-    limit = 2000 if not rival_docs else 4000
+    limit = 2000 if not rival_keys else 4000
     extra = [g for g, k in own_df.most_common() if k >= min(2, n_u) and g not in known][:limit]
     vocab = pop.char_vocab + extra
     index = {g: i for i, g in enumerate(vocab)}
@@ -1080,7 +1084,7 @@ def _profile_char3(
             i = index.get(g)
             if i is not None:
                 own_counts[r, i] = c
-    k_near = settings.nearest_with_rivals if rival_keys else settings.nearest
+    k_near = settings.nearest_for(bool(rival_keys))
     whole = k_near <= 0
     pop_rows = np.arange(len(pop.authors))
     if not whole:  # the nearest authors by centroid cosine, idf over the population
@@ -1095,9 +1099,7 @@ def _profile_char3(
     )
     counts = np.vstack([own_counts, pop_counts])
     labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(len(own) - n_u + len(pop_rows), dtype=bool)])
-    authors = np.concatenate(
-        [np.full(n_u, "", dtype=object), rival_authors, pop.authors[pop_rows].astype(object)]
-    )
+    authors = np.concatenate([own_authors, pop.authors[pop_rows].astype(object)])
     idf = _idf((counts > 0).sum(axis=0), len(counts))
     x = _tfidf_rows(counts, idf).astype(np.float32)
     gram = (x @ x.T).astype(np.float64)  # one Gram matrix serves every contrast and every CV fold
@@ -1164,8 +1166,7 @@ def _profile_delta(
     pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings, rivals: Rivals
 ) -> DeltaModel:
     n_u, n_p = len(samples), len(pop.authors)
-    rival_docs, rival_authors, rival_keys = _rival_rows(rivals)
-    own = [*samples, *rival_docs]
+    own, own_authors, rival_keys = _own_rows(samples, rivals)
     n_o = len(own)
     total: Counter[str] = Counter()
     for d in own:  # your 300 most frequent words (with rivals: of you and them, as the attacker's)
@@ -1176,10 +1177,10 @@ def _profile_delta(
     n_words = np.concatenate([[d.n_words for d in own], pop.n_words])
     freqs = np.vstack([own_words, pop.word_column(mfw)]) / np.maximum(1, n_words)[:, None]
     labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(n_o - n_u + n_p, dtype=bool)])
-    all_authors = np.concatenate([np.full(n_u, "", dtype=object), rival_authors, pop.authors.astype(object)])
+    all_authors = np.concatenate([own_authors, pop.authors.astype(object)])
     mean, std = _weighted_mean_std(freqs, _balanced(labels))
     z = (freqs - mean) / std
-    k_near = settings.nearest_with_rivals if rival_keys else settings.nearest
+    k_near = settings.nearest_for(bool(rival_keys))
     pop_names = sorted(set(pop.authors))
     if k_near > 0:
         centroids = {a: z[n_o:][pop.authors == a].mean(axis=0) for a in pop_names}
@@ -1233,8 +1234,7 @@ def _profile_function_words(
     pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings, rivals: Rivals
 ) -> FunctionWordModel:
     n_u, n_p = len(samples), len(pop.authors)
-    rival_docs, rival_authors, rival_keys = _rival_rows(rivals)
-    own = [*samples, *rival_docs]
+    own, own_authors, rival_keys = _own_rows(samples, rivals)
     n_o = len(own)
     labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(n_o - n_u + n_p, dtype=bool)])
     fw_words = pop.word_column(function_words())
@@ -1243,9 +1243,9 @@ def _profile_function_words(
     n_words = np.concatenate([[d.n_words for d in own], pop.n_words])
     n_chars = np.concatenate([[d.n_chars for d in own], pop.n_chars])
     f = _fw_matrix(np.vstack([own_fw, fw_words]), n_words, np.vstack([own_punct, pop.punct]), n_chars)
-    authors = np.concatenate([np.full(n_u, "", dtype=object), rival_authors, pop.authors.astype(object)])
+    authors = np.concatenate([own_authors, pop.authors.astype(object)])
     fmean, fstd = _weighted_mean_std(f, _balanced(labels))
-    k_near = settings.nearest_with_rivals if rival_keys else settings.nearest
+    k_near = settings.nearest_for(bool(rival_keys))
     whole = k_near <= 0
     near: list[str] = []
     if not whole:
