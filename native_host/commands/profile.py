@@ -156,14 +156,13 @@ def _rival_name(raw: str, action: str) -> str | None:
 
 
 def _add_rival(raw_name: str, files: list[str]) -> int:
-    from native_host.style.identify import IdentifyError, add_rival_samples, load_rivals
+    from native_host.style.identify import IdentifyError, add_rival_samples
 
     name = _rival_name(raw_name, "add")
     if name is None:
         return 2
     try:
         texts = [read_text(file) for file in files]  # learn nothing unless every file is readable
-        load_rivals()  # a corrupt rivals file is reported, never replaced: it holds others' samples
         added = add_rival_samples(name, texts)
     except InputError as exc:
         print(f"fantasma profile add: {exc}", file=sys.stderr)

@@ -415,14 +415,13 @@ def _with_identifiability(reply: dict[str, Any], original: str) -> dict[str, Any
 
 def _add_rival_sample(name: str, text: str, ctx: Context) -> dict[str, Any]:
     """`profile.add` with `rival`: learn another person's sample (counts only); your profile is untouched."""
-    from native_host.style.identify import add_rival_samples, load_rivals
+    from native_host.style.identify import add_rival_samples
 
     profile = _load_profile(strict=True)  # the reply shows it; a corrupt one is reported before any write
     ctx.progress("profile", None, "learning the sample")
+    ctx.check_cancelled()
     with _rivals_storage("save the rival's samples"):
-        load_rivals()  # a corrupt rivals file is reported, never replaced: it holds other people's samples
-        ctx.check_cancelled()
-        add_rival_samples(name, [text])
+        add_rival_samples(name, [text])  # a corrupt rivals file is reported, never replaced
     return {"profile": None if profile is None else _profile_json(profile), "rivals": _rivals_json()}
 
 

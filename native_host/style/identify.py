@@ -534,16 +534,14 @@ def save_rivals(rivals: dict[str, list[DocCounts]], path: Path | None = None) ->
 
 def add_rival_samples(name: str, texts: Iterable[str], path: Path | None = None) -> int:
     """Learn per-chunk counts of a rival's texts (never the texts); returns the chunks added (0 when
-    the texts hold no words: nothing is stored then). A corrupt rivals file is replaced, as
-    add_samples replaces corrupt samples (it could not be read anyway)."""
+    the texts hold no words: nothing is stored then). An unreadable rivals file raises IdentifyError
+    and is left as it is: unlike your own samples it holds other people's, which you may not have
+    at hand again."""
     name = rival_name(name)
+    rivals = load_rivals(path)
     docs = samples_from_texts(texts)
     if not docs:
         return 0
-    try:
-        rivals = load_rivals(path)
-    except IdentifyError:
-        rivals = {}
     rivals.setdefault(name, []).extend(docs)
     save_rivals(rivals, path)
     return len(docs)

@@ -80,10 +80,12 @@ def test_corrupt_rivals_file_falls_back_to_your_samples_with_a_message():
     assert "corrupt" in ident.message and str(path) in ident.message and "without rivals" in ident.message
     report = ident.score(texts("Hamilton", "test")[0])
     assert report.rivals == [] and report.message == ident.message
-    # adding a rival replaces the unreadable file (it could not be read anyway); clearing all removes it
-    assert identify.add_rival_samples("Jay", texts("Jay")[:2]) == 2
-    assert [r["name"] for r in identify.rivals_summary()] == ["Jay"]
-    path.write_bytes(b"\xc1\xc1 garbage")
+    # adding a rival never replaces the unreadable file (it holds other people's samples)
+    with pytest.raises(IdentifyError, match="corrupt"):
+        identify.add_rival_samples("Jay", texts("Jay")[:2])
+    with pytest.raises(IdentifyError, match="corrupt"):
+        identify.add_rival_samples("Jay", [""])
+    assert path.read_bytes() == b"\xc1\xc1 garbage"
     with pytest.raises(IdentifyError):
         identify.clear_rivals("Jay")
     assert identify.clear_rivals() is True
