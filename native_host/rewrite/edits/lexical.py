@@ -107,13 +107,16 @@ def _in_idioms(doc: Doc) -> set[int]:
     return covered
 
 
-def _modifies_next_noun(doc: Doc, i: int) -> bool:
+def _next_word(doc: Doc, i: int) -> str | None:
+    """The word right after token i (normalized), None when punctuation or the text's end comes first."""
+    return doc.norms[i + 1] if doc.plain_gap(i) and i + 1 < len(doc.norms) else None
+
+
+def _modifies_next_noun(next_word: str | None) -> bool:
     """Token i stands right before a word used mostly as a noun: it modifies that noun, as an adjective
     ("any material change") or as the first half of a compound ("the stone wall"), where a noun
     synonym reads wrong ("any stuff change", "the rock wall")."""
-    if not doc.plain_gap(i) or i + 1 >= len(doc.norms):
-        return False
-    return pos_shares(doc.norms[i + 1]).get("n", 0.0) >= 0.7
+    return next_word is not None and pos_shares(next_word).get("n", 0.0) >= 0.7
 
 
 def propose(doc: Doc) -> list[Edit]:
@@ -166,11 +169,10 @@ def propose(doc: Doc) -> list[Edit]:
             continue
         shares = pos_shares(tok.norm)
         allowed = _context_pos(doc, i)
-        modifier = _modifies_next_noun(doc, i)
-        complement_preposition = (
-            doc.plain_gap(i) and i + 1 < len(doc.norms) and doc.norms[i + 1] in _PREPOSITIONS
-        )
-        verb_before_object = doc.plain_gap(i) and i + 1 < len(doc.norms) and doc.norms[i + 1] in _OBJECT_START
+        next_word = _next_word(doc, i)
+        modifier = _modifies_next_noun(next_word)
+        complement_preposition = next_word in _PREPOSITIONS
+        verb_before_object = next_word in _OBJECT_START
         for sub in subs:
             if not _condition_holds(doc, i, sub.condition):
                 continue
