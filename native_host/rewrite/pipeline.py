@@ -366,24 +366,7 @@ def rewrite(
             notes.append(ident.message)
         if ident is not None and not options.llm_windows:
             windows = []
-    if not windows and ident is not None:
-        return _search_and_finish(
-            text,
-            neutral,
-            pieces,
-            [],
-            [],
-            ident,
-            engine,
-            embedder,
-            options,
-            cancel,
-            timings,
-            progress,
-            finish,
-            notes,
-        )
-    if not windows:
+    if not windows and ident is None:
         why = (
             "no sentence carries a marker the neutralizer left"
             if options.strength == "medium"
@@ -395,7 +378,8 @@ def rewrite(
     replacement: dict[int, WindowOutcome] = {}
     engine_failure = ""
     cancelled = False
-    timings["generate_s"] = timings["guards_s"] = 0.0
+    if windows:
+        timings["generate_s"] = timings["guards_s"] = 0.0
     for k, window in enumerate(windows):
         if cancel is not None and cancel.is_set():
             cancelled = True
