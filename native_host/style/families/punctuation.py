@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
+from native_host.style import data
 from native_host.style.document import Document
 from native_host.style.families._common import spans_for
 from native_host.style.model import Observation, Span, Target
@@ -14,6 +16,12 @@ EDITS = True  # whether this family proposes replacements for the neutralizer
 _DASH = re.compile(r"—|―|(?<![-!<])--(?![->])|–")
 # A capitalized word or a subject pronoun right after a dash starts a new clause more often than not.
 _CLAUSE_START = re.compile(r"(?:[A-Z]|(?:he|she|it|they|we|you|i|there)\b)")
+# Words either side of a dash (an apostrophe inside a word belongs to it: "he'd", "he’d"); the word right
+# after a dash with the punctuation that follows it, if any ("no," "well!").
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_WORD_AFTER = re.compile(r"([^\W\d_]+(?:['’][^\W\d_]+)*)([,!?—–-]?)")
+# Where a sentence ends, for keeping a sentence's dashes alike (see _dash_spans).
+_SENTENCE_END = re.compile(r"[.!?][\"'”’)]*\s+|\n[ \t]*\n")
 _ELLIPSIS = re.compile(r"\.{3,}|…+|\. \. \.")
 _BANGS = re.compile(r"[!?]{2,}")
 # Whitespace runs start only where the run starts and never backtrack (++): a run of 20,000 spaces
@@ -33,8 +41,8 @@ def observe(doc: Document, target: Target) -> list[Observation]:
     text = doc.text
     em: list[Span] = []
     en: list[Span] = []
-    for m in doc.finditer(_DASH):
-        (en if m.group() == "–" else em).append(_dash_span(text, m.start(), m.end()))
+    for dash, span in _dash_spans(text, [(m.start(), m.end()) for m in doc.finditer(_DASH)]):
+        (en if dash == "–" else em).append(span)
     ellipses = [_ellipsis_span(text, m.start(), m.end()) for m in doc.finditer(_ELLIPSIS)]
     interro: list[Span] = []
     exclaims: list[Span] = []
@@ -76,6 +84,51 @@ def observe(doc: Document, target: Target) -> list[Observation]:
     ]
 
 
+def _dash_spans(text: str, dashes: list[tuple[int, int]]) -> list[tuple[str, Span]]:
+    """Each dash with its span; a dash left alone keeps the other dashes of its sentence too.
+
+    Dashes in a sentence mostly pair around an aside ("and—what surprised me rather—took some pains"):
+    changing one of the pair to a comma and leaving the other reads as a mismatched parenthetical. An en
+    dash in a number range is not a pair's member and keeps its hyphen.
+    """
+    spans = [(text[s:e], _dash_span(text, s, e)) for s, e in dashes]
+    if not spans:
+        return []
+    sentence_starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
+
+    def sentence(pos: int) -> int:
+        return bisect.bisect_right(sentence_starts, pos)
+
+    kept = {sentence(span.start) for _, span in spans if span.replacement is None}
+    return [
+        (dash, Span(span.start, span.end, span.text, None))
+        if span.replacement == ", " and sentence(span.start) in kept
+        else (dash, span)
+        for dash, span in spans
+    ]
+
+
+def _interrupted(text: str, start: int, end: int) -> bool:
+    """Whether the dash at text[start:end] marks a stammer or a broken-off or corrected thought, which a
+    comma would garble: "I—I", "Was it--was it", "if—no, no!", "he'd—but I'll not", "Bless--your--HEART",
+    "sleepy dreams--no, she was awake", "transcendently—well, I won't speak of it"."""
+    after_match = _WORD_AFTER.match(text, end)
+    after = _words(text, end, end + 60)[:3] if after_match else []
+    if after_match and after_match.group(2) and after[0] in data.words("dash_interjections.txt"):
+        return True
+    if not text[start - 1 : start].isalpha():
+        return False  # after a closing quote or bracket the word before is not the one cut off
+    before = _words(text, max(0, start - 60), start)[-3:]
+    if before[-1] in data.words("dash_open_words.txt"):
+        return True
+    # a false start or a repeat: "w—what", "so--so very", "Was it--was it"
+    return bool(after) and (after[0].startswith(before[-1]) or any(before[-n:] == after[:n] for n in (2, 3)))
+
+
+def _words(text: str, start: int, end: int) -> list[str]:
+    return [w.lower().replace("’", "'") for w in _WORD.findall(text, start, end)]
+
+
 def _dash_span(text: str, start: int, end: int) -> Span:
     """A dash between two words ("this — that") becomes a comma; an en dash in a range ("3–5") a hyphen;
     other dashes (line-initial dialogue, "—" next to punctuation) are reported without a replacement."""
@@ -94,8 +147,9 @@ def _dash_span(text: str, start: int, end: int) -> Span:
     # Only a dash with a word on both sides reads as a comma; "O—," (a blanked name) or "— Hello" do not.
     # Nor does one before a new clause ("lay Pilot—Adèle knelt", "he left—she stayed"): a comma there
     # would splice two sentences, so that dash is reported without a replacement.
+    # A stammer or an interruption keeps its dash too (_interrupted).
     if prev and nxt and (prev.isalpha() or prev in ")\"'”’") and (nxt.isalpha() or nxt in "“‘("):
-        if _CLAUSE_START.match(text, e):
+        if _CLAUSE_START.match(text, e) or _interrupted(text, s, e):
             return Span(start, end, dash, None)
         return Span(s, e, text[s:e], ", ")
     return Span(start, end, dash, None)
