@@ -53,6 +53,11 @@ def outputs(text: str) -> set[str]:
         ("The nations of Europe were at war.", "The countries of Europe were at war."),
         ("The room was quite large and cold.", "The room was rather large and cold."),
         ("They had fond memories of the old house.", "They had affectionate memories of the old house."),
+        # purpose "so that" keeps "in order that" (anon-natural2, from the 79b0907 runs)
+        (
+            "He ran fast so that he might catch the coach.",
+            "He ran fast in order that he might catch the coach.",
+        ),
     ],
 )
 def test_reading_fixes_still_change(text: str, expected: str) -> None:
@@ -112,6 +117,15 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
         ("He swore it was not mine, and he'd, but I'll not repeat his language.", "he'd. But"),
         # "from this point" points back
         ("From this point, we may travel on to the lakes.", "From the point"),
+        # "So that" of result, opening a sentence or after a comma (anon-natural2, from the 79b0907 runs)
+        (
+            "So that here, during the hundred years that had elapsed since the first settlement, they lived.",
+            "In order that here",
+        ),
+        (
+            "The departments shall be separate and distinct, so that neither exercise the powers of the other.",
+            "in order that neither",
+        ),
     ],
 )
 def test_reading_fixes_must_not(text: str, forbidden: str) -> None:

@@ -329,7 +329,8 @@ def _rules() -> list[Rule]:
     # "So as to cast an odium on ..., it has been" reads badly: the purpose clause keeps "in order to"
     # at a sentence start
     r += _pair("in order to", "so as to", when_ab=_not(_sentence_initial_plain))
-    r += _pair("in order that", "so that", check_ba=True, when_ba=_prev_not_in("and"))
+    # "So that here …" opening a sentence, or ", so that the roads flooded", is a result ("so"), not a purpose
+    r += _pair("in order that", "so that", check_ba=True, when_ba=_all(_prev_not_in("and"), _not(_set_off)))
     r += [
         Rule(("although",), "though", False, _continues),
         Rule(("though",), "although", False, _all(_prev_not_in("as even"), _continues)),
