@@ -368,20 +368,24 @@ def pos_shares(wn: WordNet, word: str) -> dict[str, float]:
     return {p: w / total for p, w in weights.items()} if total else {}
 
 
-def read_deny(path: Path) -> tuple[set[str], set[tuple[str, str]]]:
+def read_deny(path: Path) -> tuple[set[str], set[tuple[str, str]], set[tuple[str, str]]]:
+    """Denied words, denied lemma pairs ("a > b": every form), denied form pairs ("form: a > b": only the
+    surface form a, so "form: country > nation" keeps "countries" -> "nations")."""
     words: set[str] = set()
     pairs: set[tuple[str, str]] = set()
+    form_pairs: set[tuple[str, str]] = set()
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
             if ">" in line:
-                a, b = (x.strip() for x in line.split(">", 1))
-                pairs.add((a, b))
+                is_form = line.startswith("form:")
+                a, b = (x.strip() for x in line.removeprefix("form:").split(">", 1))
+                (form_pairs if is_form else pairs).add((a, b))
             else:
                 words.update(line.split())
-    return words, pairs
+    return words, pairs, form_pairs
 
 
 def usable(word: str) -> bool:
@@ -510,7 +514,7 @@ def main() -> int:
         print(f"no WordNet at {args.wordnet}: apt-get install wordnet-base", file=sys.stderr)
         return 2
     wn = WordNet(args.wordnet)
-    deny_words, deny_pairs = read_deny(DATA / "lexicon_deny.txt")
+    deny_words, deny_pairs, deny_forms = read_deny(DATA / "lexicon_deny.txt")
 
     # pos.tsv: every word that is common enough to matter.
     vocab: set[str] = set(FUNCTION_WORDS)
@@ -563,7 +567,7 @@ def main() -> int:
             ):
                 continue  # "found" is mostly find's past, not the verb "found" ("launch")
             sub = next(iter(subs))
-            if sub == surface or (surface, sub) in deny_pairs:
+            if sub == surface or (surface, sub) in deny_pairs or (surface, sub) in deny_forms:
                 continue
             if pos == "n" and surface != w and surface in wn.index["n"]:
                 continue  # a plural WordNet lists as a noun of its own has senses the singular lacks:

@@ -53,7 +53,16 @@ def outputs(text: str) -> set[str]:
         ("The nations of Europe were at war.", "The countries of Europe were at war."),
         ("The room was quite large and cold.", "The room was rather large and cold."),
         ("They had fond memories of the old house.", "They had affectionate memories of the old house."),
-        # purpose "so that" keeps "in order that" (anon-natural2, from the 79b0907 runs)
+        # the 79b0907 runs' failures (anon-natural2): the plurals keep their pairs, purpose "so that" keeps
+        # "in order that"
+        (
+            "Such were the consequences of the fallacious principle on which it was founded.",
+            "Such were the results of the fallacious principle on which it was founded.",
+        ),
+        (
+            "Certainly in most of the countries of Europe postal savings banks exist.",
+            "Certainly in most of the nations of Europe postal savings banks exist.",
+        ),
         (
             "He ran fast so that he might catch the coach.",
             "He ran fast in order that he might catch the coach.",
@@ -117,7 +126,24 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
         ("He swore it was not mine, and he'd, but I'll not repeat his language.", "he'd. But"),
         # "from this point" points back
         ("From this point, we may travel on to the lakes.", "From the point"),
-        # "So that" of result, opening a sentence or after a comma (anon-natural2, from the 79b0907 runs)
+        # the 79b0907 runs' failures (anon-natural2): consequence (importance), country (countryside),
+        # multiplication (increase in number), detailed (set out in detail), "So that" of result
+        (
+            "The interest of their local rulers in the power and consequence of their offices.",
+            "power and result",
+        ),
+        (
+            "The interest of their local rulers in the power and consequence of their offices.",
+            "power and effect",
+        ),
+        ("Steam-boats had not as yet confounded town with country.", "town with nation"),
+        ("One source indicated, is the multiplication of offices under the new government.", "propagation"),
+        (
+            "From these considerations, which might, if consistent with prudence, be more amplified and "
+            "detailed, it is easy to see that jealousies may slide into the minds of the cabinets.",
+            "amplified and elaborate",
+        ),
+        ("He is likely to have a pernicious effect on those with whom he associates.", "pernicious consequence"),
         (
             "So that here, during the hundred years that had elapsed since the first settlement, they lived.",
             "In order that here",
@@ -167,6 +193,12 @@ def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
         ("richest", "wealthiest"),
         ("apprehend", "grasp"),
         ("aroused", "provoked"),
+        ("consequence", "result"),
+        ("consequence", "effect"),
+        ("country", "nation"),
+        ("multiplication", "propagation"),
+        ("detailed", "elaborate"),
+        ("careful", "detailed"),
     ],
 )
 def test_lexicon_rows_dropped_by_frequency_and_reading(word: str, bad: str) -> None:
