@@ -143,7 +143,10 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
             "detailed, it is easy to see that jealousies may slide into the minds of the cabinets.",
             "amplified and elaborate",
         ),
-        ("He is likely to have a pernicious effect on those with whom he associates.", "pernicious consequence"),
+        (
+            "He is likely to have a pernicious effect on those with whom he associates.",
+            "pernicious consequence",
+        ),
         (
             "So that here, during the hundred years that had elapsed since the first settlement, they lived.",
             "In order that here",
