@@ -116,6 +116,8 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                 continue  # "and he'd, but I'll not repeat it": a clause broken off after its auxiliary
             if len(_words(left)) < 5 or len(_words(right)) < 2 or left.count("(") != left.count(")"):
                 continue
+            if m.group(1).startswith(",") and inside_subordinate_clause(left, right):
+                continue
             if head.lower() not in _SUBJECTS and not head[:1].isupper():
                 continue
             if conj in ("or", "for") and head.lower() not in _PRONOUN_SUBJECTS:
@@ -157,6 +159,33 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                 # The comma before a coordinated clause is optional: "X, and he left" -> "X and he left".
                 cs = s + m.start()
                 out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:coordinated-drop", False))
+
+
+# Words that open a clause which needs a main clause after it ("if X, and Y, I would Z").
+_CONDITIONS = frozenset(
+    "if unless when whenever though although because since whether once while whereas until till "
+    "supposing suppose provided".split()
+)
+
+
+def inside_subordinate_clause(left: str, right: str) -> bool:
+    """A ", and"/", but" between `left` and `right` joins two halves of a subordinate clause whose main
+    clause comes after a later comma ("I can tell you this—if the whole race were swept away, and we two
+    stood alone on the earth, I would leave you"): a split there leaves "We two stood alone on the earth,
+    I would leave you" without its "if". The last subordinator of the left clause (after any ; : or
+    dash) is still open when no comma after it starts a clause of its own ("if done at all, they were
+    slurred over" is closed), and the right clause has a comma still to come."""
+    clause = re.split(r"[;:—–]|--", left)[-1]
+    opener = None
+    for opener in (m for m in WORD_RE.finditer(clause) if m.group().lower() in _CONDITIONS):  # noqa: B007
+        pass
+    if opener is None:
+        return False
+    for segment in clause[opener.end() :].split(",")[1:]:
+        first = _first_word(segment)
+        if first and first.group().lower() in _SUBJECTS and _finite_clause(segment):
+            return False  # the main clause has begun: the subordinate clause is closed
+    return "," in re.split(r"[;:—–]|--", right)[0]
 
 
 _COORDINATED = re.compile(r"(?<=[^\W\d_]) (and|but) (i|he|she|we|they|it|there) (?=[^\W\d_])", re.I)
