@@ -31,6 +31,7 @@ SWEPT = (
     ("text", "fragment"),
     [
         (SWEPT, ". We two stood alone on the earth, I would"),
+        (SWEPT, "swept away; we two stood"),
         (
             "He told me plainly that if the rain stopped in the night, and the roads dried by the "
             "morning, we would leave at once.",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from native_host.rewrite.edits.lexicon_data import pos_shares
+from native_host.rewrite.edits.syntax import inside_subordinate_clause
 from native_host.rewrite.edits.text import WORD_RE, Doc, Edit
 
 SYNTAX = "syntax"
@@ -114,6 +115,8 @@ def _semicolon_coordinators(doc: Doc, out: list[Edit]) -> None:
                 continue
             if "not only" in left.lower() or ";" in sent:
                 continue
+            if inside_subordinate_clause(sent[: m.start()], sent[m.end("conj") :]):
+                continue  # "if X were swept away; we stood alone, I would": the "if" clause cut in two
             start = s + m.start()
             if e := _edit(doc, start, start + 1, ";", SYNTAX, "comma->semicolon:" + m.group("conj"), False):
                 out.append(e)
