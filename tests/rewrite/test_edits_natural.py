@@ -67,6 +67,15 @@ def outputs(text: str) -> set[str]:
             "He ran fast so that he might catch the coach.",
             "He ran fast in order that he might catch the coach.",
         ),
+        # an aside set off by dashes still reads as commas or parentheses (rewrite/edits/syntax.py)
+        (
+            "It had been a mild, serene spring day—one of those days which rise shining over the earth.",
+            "It had been a mild, serene spring day, one of those days which rise shining over the earth.",
+        ),
+        (
+            "I remember the master stroking her bonny hair—it pleased him rarely to see her gentle—and saying so.",
+            "I remember the master stroking her bonny hair (it pleased him rarely to see her gentle) and saying so.",
+        ),
     ],
 )
 def test_reading_fixes_still_change(text: str, expected: str) -> None:
@@ -155,6 +164,15 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
             "The departments shall be separate and distinct, so that neither exercise the powers of the other.",
             "in order that neither",
         ),
+        # a stammer or a broken-off thought keeps its dash (style.families.punctuation.interrupted_dash)
+        ("I could still be loving him, if—no, no! Even if he had doted on me.", "if, no"),
+        (
+            "He swore it was not, nor ever should be, mine; and he’d—but I’ll not repeat his language.",
+            "he’d, but",
+        ),
+        ("It has actually been let—and—what do you think? It has been taken.", "let, and, what"),
+        ("It has actually been let—and—what do you think? It has been taken.", "(and)"),
+        ("He said she might return in a short time to—the house of her ancestors—and stay.", "to, the house"),
     ],
 )
 def test_reading_fixes_must_not(text: str, forbidden: str) -> None:

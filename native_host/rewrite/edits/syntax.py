@@ -15,6 +15,7 @@ import re
 
 from native_host.rewrite.edits.lexicon_data import pos_shares
 from native_host.rewrite.edits.text import WORD_RE, Doc, Edit, match_case
+from native_host.style.families.punctuation import interrupted_dash
 
 FAMILY = "syntax"
 
@@ -331,6 +332,8 @@ def _dashes(doc: Doc, out: list[Edit]) -> None:
         s, e = doc.sentences[doc.sentence_of(m.start())]
         if text[s:e].count("—") + text[s:e].count(" -- ") != 1:
             continue  # paired dashes are an aside (see _parentheticals)
+        if interrupted_dash(text, m.start(), m.end()):
+            continue  # "if—no, no!", "he'd—but I'll not": a comma garbles a broken-off thought
         out.append(Edit(m.start(), m.end(), ", ", FAMILY, "dash->comma", True))
 
 
@@ -384,6 +387,10 @@ def _parentheticals(doc: Doc, out: list[Edit]) -> None:
             continue
         if not text[m.end() : m.end() + 1].isalpha() and text[m.end() : m.end() + 1] != "":
             continue
+        if interrupted_dash(text, m.start(), m.start("inner")) or interrupted_dash(
+            text, m.end("inner"), m.end()
+        ):
+            continue  # "Hall—and—what do you think?", "to—the house": no aside but a broken-off thought
         out.append(Edit(m.start(), m.end(), f", {inner.strip()}, ", FAMILY, "dashes->commas", True))
         out.append(Edit(m.start(), m.end(), f" ({inner.strip()}) ", FAMILY, "dashes->parentheses", True))
 

@@ -108,10 +108,11 @@ def _dash_spans(text: str, dashes: list[tuple[int, int]]) -> list[tuple[str, Spa
     ]
 
 
-def _interrupted(text: str, start: int, end: int) -> bool:
-    """Whether the dash at text[start:end] marks a stammer or a broken-off or corrected thought, which a
-    comma would garble: "I—I", "Was it--was it", "if—no, no!", "he'd—but I'll not", "Bless--your--HEART",
-    "sleepy dreams--no, she was awake", "transcendently—well, I won't speak of it"."""
+def interrupted_dash(text: str, start: int, end: int) -> bool:
+    """Whether the dash at text[start:end] (with any spaces around it) marks a stammer or a broken-off or
+    corrected thought, which a comma would garble: "I—I", "Was it--was it", "if—no, no!", "he'd—but I'll
+    not", "Bless--your--HEART", "sleepy dreams--no, she was awake", "transcendently—well, I won't speak of
+    it". The rewriter's dash edits ask it too (rewrite/edits/syntax.py)."""
     after_match = _WORD_AFTER.match(text, end)
     after = _words(text, end, end + 60)[:3] if after_match else []
     if after_match and after_match.group(2) and after[0] in data.words("dash_interjections.txt"):
@@ -147,9 +148,9 @@ def _dash_span(text: str, start: int, end: int) -> Span:
     # Only a dash with a word on both sides reads as a comma; "O—," (a blanked name) or "— Hello" do not.
     # Nor does one before a new clause ("lay Pilot—Adèle knelt", "he left—she stayed"): a comma there
     # would splice two sentences, so that dash is reported without a replacement.
-    # A stammer or an interruption keeps its dash too (_interrupted).
+    # A stammer or an interruption keeps its dash too (interrupted_dash).
     if prev and nxt and (prev.isalpha() or prev in ")\"'”’") and (nxt.isalpha() or nxt in "“‘("):
-        if _CLAUSE_START.match(text, e) or _interrupted(text, s, e):
+        if _CLAUSE_START.match(text, e) or interrupted_dash(text, s, e):
             return Span(start, end, dash, None)
         return Span(s, e, text[s:e], ", ")
     return Span(start, end, dash, None)
