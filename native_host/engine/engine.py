@@ -606,36 +606,45 @@ class Engine:
             last_logits, states = self._prefill(prompt, options_list[0], stats, capacity)
             pending = [samplers[row].choose(last_logits) for row in range(n_rows)]
             stats.first_token_s = time.perf_counter() - stats.started
-            states = self.runner.expand(states, n_rows)
-            active = list(range(n_rows))  # the candidate in each row of `states`
+            # where a lone row takes another kernel than a row of a batch (Runner.check_lone_rows),
+            # a batch never shrinks below two rows: a copy or a finished row pads it (None in `active`)
+            fewest = 2 if self.runner.pad_single_rows else 1
+            states = self.runner.expand(states, max(n_rows, fewest))
+            # the candidate in each row of `states`
+            active: list[int | None] = [*range(n_rows), *[None] * (states.batch - n_rows)]
             while True:
-                for row in active:
-                    if not done[row] and streams[row].add(pending[row]):
+                live = [row for row in active if row is not None and not done[row]]
+                for row in live:
+                    if streams[row].add(pending[row]):
                         done[row] = True
                 if all(done):
                     break
                 if cancel is not None and cancel.is_set():
-                    for row in active:
+                    for row in live:
                         if not done[row]:
                             streams[row].finish_reason = "cancelled"
                     break
                 if states.length + 1 > self.context_length:
-                    for row in active:
+                    for row in live:
                         if not done[row]:
                             streams[row].finish_reason = "length"
                     break
-                if any(done[row] for row in active):
+                if any(row is not None and done[row] for row in active):
                     # drop finished rows: a row costs its own key/value reads every step (a copy of the
                     # remaining rows once, instead of feeding padding until the longest candidate ends)
-                    keep_rows = [i for i, row in enumerate(active) if not done[row]]
-                    states = self.runner.select_rows(states, keep_rows)
-                    active = [active[i] for i in keep_rows]
-                feed = np.array([[pending[row]] for row in active])
+                    keep_rows = [i for i, row in enumerate(active) if row is not None and not done[row]]
+                    spare = [i for i in range(len(active)) if i not in keep_rows]
+                    kept = sorted(keep_rows + spare[: max(0, fewest - len(keep_rows))])
+                    states = self.runner.select_rows(states, kept)
+                    active = [active[i] if i in keep_rows else None for i in kept]
+                first = next(row for row in active if row is not None)
+                feed = np.array([[pending[first if row is None else row]] for row in active])
                 # pad=False: a row's tokens must not depend on how many rows are left (docs/engine.md)
                 logits, states = self.runner.forward(feed, states, keep=1, pad=False)
                 stats.forward_passes += 1
-                for i, row in enumerate(active):
-                    pending[row] = samplers[row].choose(logits[i, -1])
+                for i, candidate in enumerate(active):
+                    if candidate is not None:
+                        pending[candidate] = samplers[candidate].choose(logits[i, -1])
             self.runner.release_binding()
         generated = sum(len(s.token_ids) for s in streams)
         timings = stats.timings(generated)

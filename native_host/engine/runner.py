@@ -51,7 +51,7 @@ CONSTANT_FOLDING_MAX_BYTES = 1 << 20
 # within microseconds, so a quiet machine keeps the spinning it gains from (docs/engine.md).
 INTRA_OP_SPIN_US = 100
 # What the load-time checks decide (Runner attributes), as stored in the checks cache.
-CHECKS = frozenset({"shared_kv", "fixed_in_place", "pad_single_tokens"})
+CHECKS = frozenset({"shared_kv", "fixed_in_place", "pad_single_tokens", "pad_single_rows"})
 # Logits buffers up to this size are kept and reused by the decode loop's passes (copied out after each).
 REUSED_LOGITS_BYTES = 8 << 20
 
@@ -186,6 +186,7 @@ class Runner:
         self.shared_kv = False  # set by check_shared_kv()
         self.fixed_in_place = False  # set by check_in_place(): conv/recurrent states updated in place too
         self.pad_single_tokens = False  # set by check_single_token_rows()
+        self.pad_single_rows = False  # set by check_lone_rows()
         self.context_length = int(config.get("context_length") or 2048)
         logits_width = next(o.shape[-1] for o in session.get_outputs() if o.name == self.logits_name)
         self.vocab_size = logits_width if isinstance(logits_width, int) else int(config["vocab_size"])
@@ -221,11 +222,13 @@ class Runner:
             runner.shared_kv = cached["shared_kv"]
             runner.fixed_in_place = cached["fixed_in_place"]
             runner.pad_single_tokens = cached["pad_single_tokens"]
+            runner.pad_single_rows = cached["pad_single_rows"]
             runner.load_timings["checks_cached"] = True
         elif in_place:
             runner.check_shared_kv()
             runner.check_in_place()
             runner.check_single_token_rows()
+            runner.check_lone_rows()
             checks_cache.save(key, {name: bool(getattr(runner, name)) for name in CHECKS})
         elif cached is None:
             checks_cache.save(key, {})  # the op check passed
@@ -475,6 +478,29 @@ class Runner:
             return False  # rows of one pass depend on each other: padding would not make passes agree
         self.pad_single_tokens = not np.array_equal(single, pair)
         return self.pad_single_tokens
+
+    def check_lone_rows(self) -> bool:
+        """Does a batch of one row give other logits for a single token than a row of a larger batch?
+
+        On some CPUs it does (an AMD EPYC with AVX2 and no AVX-512, int8 activations: 0.54 apart, where
+        the Intel Xeons measured before gave the same bits): onnxruntime's MatMulNBits takes a
+        matrix-vector kernel for one row and a matrix-matrix one for several. Rows of a larger batch
+        do not depend on their neighbours nor on the batch size (checked here: 2 vs 3 rows). When the two
+        differ, batched decoding never runs fewer than two rows (a finished row, or a copy, pads it), so a
+        sampled candidate's tokens do not depend on how many candidates are left."""
+        self.pad_single_rows = False
+        _, states = self._run(np.array([[1, 2, 3, 4, 5, 6]]), self.empty_states(1, capacity=16), keep=1)
+
+        def first_row(tokens: list[int]) -> np.ndarray:
+            rows = self.to_buffers(states, 16, len(tokens))  # a copy where a pass writes in place
+            logits, _ = self._run(np.array([[t] for t in tokens]), rows, keep=1)
+            return logits[0, 0]
+
+        lone, pair, triple = first_row([7]), first_row([7, 9]), first_row([7, 11, 13])
+        if not np.array_equal(pair, triple):
+            return False  # rows depend on their neighbours: padding would not make batches agree
+        self.pad_single_rows = not np.array_equal(lone, pair)
+        return self.pad_single_rows
 
     def check_in_place(self) -> bool:
         """With key/value buffers shared, can conv/recurrent states be updated in place as well (their

