@@ -17,6 +17,7 @@ designed from the training chunks (`--chunks train`); the test chunks are for me
 
     PYTHONPATH=. python bench/anonymization_headroom.py oracle federalist,brontes,problemC:5
     PYTHONPATH=. python bench/anonymization_headroom.py mfw federalist --top 40 --chunks train
+    PYTHONPATH=. python bench/anonymization_headroom.py floor federalist,brontes,problemC:5
 """
 
 from __future__ import annotations
@@ -277,6 +278,48 @@ def run_mfw(data: CorpusData, top: int, chunks: str, wide: bool) -> None:
         print(f"| {kind} | {len(ks)} | {100 * share:.0f} % | {100 * share_reached:.0f} % |")
 
 
+def run_floor(data: CorpusData) -> None:
+    """What an ideal style-only rewrite could do to Cosine Delta: each test chunk's z-scores of one kind
+    of word set to the training mean (0), the others kept as written. A rewrite that keeps names and
+    content words (protected tokens, meaning) can at best make its function words perfectly typical;
+    it should not push them past typical toward another author (that is impersonation). And every
+    attacker on the originals with the names replaced by one placeholder (what names alone give away)."""
+    delta = data.attackers["delta"]
+    assert isinstance(delta, CosineDeltaAttacker)
+    texts, authors = [c.text for c in data.test], [c.author for c in data.test]
+    kinds = word_kinds(delta.vocab, data.train_texts)
+    z = (delta._frequencies([Counter(words(t)) for t in texts]) - delta.mean) / delta.std
+    cn = _delta_centroids(delta)
+
+    def accuracy(neutral: set[str]) -> float:
+        kept = z.copy()
+        kept[:, [k for k, w in enumerate(delta.vocab) if kinds[w] in neutral]] = 0.0
+        zn = kept / (np.linalg.norm(kept, axis=1, keepdims=True) + 1e-12)
+        picked = [delta.authors[i] for i in np.argmax(zn @ cn.T, axis=1)]
+        return 100 * float(np.mean([p == a for p, a in zip(picked, authors, strict=True)]))
+
+    counts = Counter(kinds.values())
+    print(f"\n### {data.name}: Cosine Delta with word kinds made typical ({len(texts)} test chunks)")
+    print(
+        f"(Delta's {len(delta.vocab)} words: " + ", ".join(f"{k} {counts[k]}" for k in sorted(counts)) + ")"
+    )
+    print("| made typical (z = 0) | kept as written | Delta accuracy |")
+    print("|---|---|---|")
+    for neutral in ((), ("function",), ("name",), ("function", "name"), ("function", "content")):
+        rest = [k for k in ("function", "content", "name") if k not in neutral]
+        print(f"| {', '.join(neutral) or 'nothing'} | {', '.join(rest)} | {accuracy(set(neutral)):.1f} % |")
+    names = {w for w, kind in kinds.items() if kind == "name"}
+    pattern = re.compile(
+        r"\b(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\b", re.I
+    )
+    masked = [pattern.sub("Name", t) for t in texts] if names else texts
+    print("| attacker | originals | names replaced by 'Name' |")
+    print("|---|---|---|")
+    for key, attacker in data.attackers.items():
+        before, after = 100 * attacker.accuracy(texts, authors), 100 * attacker.accuracy(masked, authors)
+        print(f"| {key} | {before:.1f} % | {after:.1f} % |")
+
+
 def word_kinds(vocab: Sequence[str], texts: Sequence[str]) -> dict[str, str]:
     """'name' (capitalized in most of its uses inside sentences), 'function' (closed class or an attacker
     function word) or 'content'."""
@@ -308,7 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("mode", choices=("oracle", "mfw"))
+    parser.add_argument("mode", choices=("oracle", "mfw", "floor"))
     parser.add_argument(
         "corpora", help="comma-separated eval corpus specs, e.g. federalist,brontes,problemC:5"
     )
@@ -323,6 +366,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         data = load(spec)
         if args.mode == "oracle":
             run_oracle(data, args.budget, args.wide)
+        elif args.mode == "floor":
+            run_floor(data)
         else:
             run_mfw(data, args.top, args.chunks, args.wide)
     return 0
