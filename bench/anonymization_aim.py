@@ -21,7 +21,10 @@ test chunk (`native_host.rewrite.edits.propose`, each edit applied alone, no gua
 - greedy: the edits picked one at a time by the surrogate's objective (no guards, the `strong` budget:
   25% of the words and 12 edits per 100 words), then the attackers' accuracy on the result — an upper
   bound of what the search can do with this surrogate; `--oracle` adds the same greedy picking by the
-  attackers' joint margin (the aim a perfect surrogate would have).
+  attackers' joint margin (the aim a perfect surrogate would have);
+- `--guarded`: the real `strong` rewrite (every guard, the budget, both passes; needs `fantasma setup`)
+  aimed once by the surrogate and once by the attackers' own margins, so the gap between the two is
+  what a better aim could still win under the guards.
 
 Runs in a few minutes on one core (surrogate training dominates). Nothing here tunes the attackers.
 """
@@ -283,6 +286,106 @@ def run_corpus(
     return figures
 
 
+class _AttackerState:
+    """The search's `identify.TextState` with the eval's attackers in place of the surrogate: z per
+    family is the attacker's margin over its spread (> 0 = the chunk is attributed to its author). A
+    white-box aim no product can have; diagnosis only."""
+
+    def __init__(self, zs_of: Callable[[str], dict[str, float]], text: str):
+        self.zs_of, self.text = zs_of, text
+        self._zs = zs_of(text)
+        self.moves: list[tuple[int, int, int]] = []  # (start, end, new length) per apply, in order
+
+    def zs(self) -> dict[str, float]:
+        return dict(self._zs)
+
+    def delta(self, start: int, end: int, replacement: str) -> tuple[int, int, str, int]:
+        return start, end, replacement, len(self.moves)
+
+    def zs_with(self, delta: tuple[int, int, str, int]) -> dict[str, float]:
+        start, end, replacement, seen = delta
+        for s, e, n in self.moves[seen:]:  # the search keeps a delta until an edit lands near it
+            if e <= start:
+                start, end = start + n - (e - s), end + n - (e - s)
+        return self.zs_of(self.text[:start] + replacement + self.text[end:])
+
+    def objective(self, zs: dict[str, float] | None = None) -> float:
+        return identify.objective(self._zs if zs is None else zs)
+
+    def apply(self, start: int, end: int, replacement: str) -> None:
+        self.text = self.text[:start] + replacement + self.text[end:]
+        self.moves.append((start, end, len(replacement)))
+        self._zs = self.zs_of(self.text)
+
+
+@dataclass
+class _AttackerReport:
+    zs: dict[str, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"zs": self.zs}
+
+
+@dataclass
+class _AttackerIdent:
+    zs_of: Callable[[str], dict[str, float]]
+    message: str = ""
+    rivals: tuple[str, ...] = ()
+
+    def state(self, text: str) -> _AttackerState:
+        return _AttackerState(self.zs_of, text)
+
+    def score(self, text: str) -> _AttackerReport:
+        return _AttackerReport(self.zs_of(text))
+
+
+def guarded_run(spec: str, test_chunks: int, train_chunks: int, rivals: bool = False) -> list[str]:
+    """The real `strong` rewrite (every guard, the budget, both passes) aimed twice: by the eval's
+    `--profile` surrogate and by the attackers themselves. If the attackers' own aim does much better
+    under the same guards, the surrogate's aim is what holds the figures; if not, the guarded pool is."""
+    from native_host.eval.run import EvalOptions, _rewrite_chunk
+
+    name, n_authors = parse_corpus_spec(spec)
+    split = split_corpus(find_corpus(name, load_manifest()), n_authors or 3, 10, train_chunks)
+    train_texts = [c.text for c in split.train]
+    attackers = {k: cls().fit(train_texts, [c.author for c in split.train]) for k, cls in ATTACKERS.items()}
+    surrogates = _surrogates(split, True, rivals)
+    test = []
+    for author in split.authors:
+        own = [c for c in split.test if c.author == author]
+        test.extend(own[i] for i in _spread(len(own), test_chunks))
+    scale = {
+        k: float(np.std(np.concatenate([margins(a, k, [c.text], c.author) for c in test]))) + 1e-9
+        for k, a in attackers.items()
+    }
+    options = EvalOptions(strength="strong", profile=True)
+    finals: dict[str, list[str]] = {"original": [c.text for c in test], "surrogate": [], "attackers": []}
+    words: dict[str, list[int]] = {"surrogate": [], "attackers": []}
+    t0 = time.perf_counter()
+    for i, chunk in enumerate(test):
+
+        def zs_of(text: str, author: str = chunk.author) -> dict[str, float]:
+            return {k: float(margins(a, k, [text], author)[0]) / scale[k] for k, a in attackers.items()}
+
+        for picker, ident in (("surrogate", surrogates[chunk.author]), ("attackers", _AttackerIdent(zs_of))):
+            result = _rewrite_chunk(chunk.text, options, ident)
+            finals[picker].append(result.text)
+            words[picker].append(int((getattr(result, "search", None) or {}).get("words_changed", 0)))
+        print(f"  {spec}: chunk {i + 1}/{len(test)} ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+    authors = [c.author for c in test]
+    lines = [
+        f"{split.corpus}: {len(test)} test chunks, guarded strong rewrite, {time.perf_counter() - t0:.0f} s"
+    ]
+    for picker, texts in finals.items():
+        acc = {
+            k: 100 * float(np.mean([p == a for p, a in zip(att.predict(texts), authors, strict=True)]))
+            for k, att in attackers.items()
+        }
+        changed = f"  words changed per chunk {np.mean(words[picker]):.1f}" if picker in words else ""
+        lines.append(f"    aim {picker:<10} " + "  ".join(f"{k} {v:5.1f}" for k, v in acc.items()) + changed)
+    return lines
+
+
 def summarize(fig: CorpusFigures) -> list[str]:
     lines = [
         f"{fig.corpus}: {len(fig.chunks)} test chunks, "
@@ -381,6 +484,11 @@ def main() -> int:
         default="",
         help="identify.ProfileSettings fields to try instead of the shipped ones, e.g. nearest=6,tau=0.5",
     )
+    parser.add_argument(
+        "--guarded",
+        action="store_true",
+        help="the real strong rewrite under every guard, aimed by the surrogate and by the attackers",
+    )
     parser.add_argument("--timing", action="store_true", help="only time loading, training and scoring")
     parser.add_argument("--floor", type=float, default=None, help="try another identify.Z_FLOOR")
     parser.add_argument(
@@ -409,6 +517,9 @@ def main() -> int:
         print("\n".join(timing()))
         return 0
     for spec in args.corpora.split(","):
+        if args.guarded:
+            print("\n".join(guarded_run(spec, args.test_chunks, args.train_chunks, args.rivals)), flush=True)
+            continue
         fig = run_corpus(
             spec, args.test_chunks, args.train_chunks, args.oracle, args.candidates_population, args.rivals
         )
