@@ -339,11 +339,23 @@ class _AttackerIdent:
         return _AttackerReport(self.zs_of(text))
 
 
-def guarded_run(spec: str, test_chunks: int, train_chunks: int, rivals: bool = False) -> list[str]:
+def guarded_run(
+    spec: str,
+    test_chunks: int,
+    train_chunks: int,
+    rivals: bool = False,
+    aims: Sequence[str] = ("surrogate", "attackers"),
+    relax: Sequence[str] = (),
+) -> list[str]:
     """The real `strong` rewrite (every guard, the budget, both passes) aimed twice: by the eval's
     `--profile` surrogate and by the attackers themselves. If the attackers' own aim does much better
     under the same guards, the surrogate's aim is what holds the figures; if not, the guarded pool is."""
     from native_host.eval.run import EvalOptions, _rewrite_chunk
+    from native_host.rewrite import guards
+
+    for guard in relax:  # diagnosis only: which guard costs the aim what
+        check = {"fluency": "check_fluency", "markers": "check_no_new_markers"}[guard]
+        setattr(guards, check, lambda *args, guard=guard, **kwargs: guards.passed(guard))
 
     name, n_authors = parse_corpus_spec(spec)
     split = split_corpus(find_corpus(name, load_manifest()), n_authors or 3, 10, train_chunks)
@@ -359,8 +371,9 @@ def guarded_run(spec: str, test_chunks: int, train_chunks: int, rivals: bool = F
         for k, a in attackers.items()
     }
     options = EvalOptions(strength="strong", profile=True)
-    finals: dict[str, list[str]] = {"original": [c.text for c in test], "surrogate": [], "attackers": []}
+    finals: dict[str, list[str]] = {"original": [c.text for c in test], **{a: [] for a in aims}}
     words: dict[str, list[int]] = {"surrogate": [], "attackers": []}
+    rejected: dict[str, Counter[str]] = {"surrogate": Counter(), "attackers": Counter()}
     t0 = time.perf_counter()
     for i, chunk in enumerate(test):
 
@@ -368,20 +381,28 @@ def guarded_run(spec: str, test_chunks: int, train_chunks: int, rivals: bool = F
             return {k: float(margins(a, k, [text], author)[0]) / scale[k] for k, a in attackers.items()}
 
         for picker, ident in (("surrogate", surrogates[chunk.author]), ("attackers", _AttackerIdent(zs_of))):
+            if picker not in aims:
+                continue
             result = _rewrite_chunk(chunk.text, options, ident)
             finals[picker].append(result.text)
-            words[picker].append(int((getattr(result, "search", None) or {}).get("words_changed", 0)))
+            found = getattr(result, "search", None) or {}
+            words[picker].append(int(found.get("words_changed", 0)))
+            rejected[picker].update(found.get("rejected", {}))
         print(f"  {spec}: chunk {i + 1}/{len(test)} ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
     authors = [c.author for c in test]
     lines = [
         f"{split.corpus}: {len(test)} test chunks, guarded strong rewrite, {time.perf_counter() - t0:.0f} s"
+        + (f", guards off: {', '.join(relax)}" if relax else "")
     ]
     for picker, texts in finals.items():
         acc = {
             k: 100 * float(np.mean([p == a for p, a in zip(att.predict(texts), authors, strict=True)]))
             for k, att in attackers.items()
         }
-        changed = f"  words changed per chunk {np.mean(words[picker]):.1f}" if picker in words else ""
+        changed = ""
+        if picker in words:
+            why = ", ".join(f"{g} {n}" for g, n in rejected[picker].most_common())
+            changed = f"  words changed per chunk {np.mean(words[picker]):.1f}; rejected: {why}"
         lines.append(f"    aim {picker:<10} " + "  ".join(f"{k} {v:5.1f}" for k, v in acc.items()) + changed)
     return lines
 
@@ -489,6 +510,10 @@ def main() -> int:
         action="store_true",
         help="the real strong rewrite under every guard, aimed by the surrogate and by the attackers",
     )
+    parser.add_argument("--aims", default="surrogate,attackers", help="with --guarded: which aims to run")
+    parser.add_argument(
+        "--relax", default="", help="with --guarded, diagnosis only: guards to switch off (fluency,markers)"
+    )
     parser.add_argument("--timing", action="store_true", help="only time loading, training and scoring")
     parser.add_argument("--floor", type=float, default=None, help="try another identify.Z_FLOOR")
     parser.add_argument(
@@ -518,7 +543,10 @@ def main() -> int:
         return 0
     for spec in args.corpora.split(","):
         if args.guarded:
-            print("\n".join(guarded_run(spec, args.test_chunks, args.train_chunks, args.rivals)), flush=True)
+            aims = args.aims.split(",")
+            relax = [g for g in args.relax.split(",") if g]
+            lines = guarded_run(spec, args.test_chunks, args.train_chunks, args.rivals, aims, relax)
+            print("\n".join(lines), flush=True)
             continue
         fig = run_corpus(
             spec, args.test_chunks, args.train_chunks, args.oracle, args.candidates_population, args.rivals
