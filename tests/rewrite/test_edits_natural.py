@@ -173,6 +173,10 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
         ("It has actually been let—and—what do you think? It has been taken.", "let, and, what"),
         ("It has actually been let—and—what do you think? It has been taken.", "(and)"),
         ("He said she might return in a short time to—the house of her ancestors—and stay.", "to, the house"),
+        # senses read wrong in the 2026-12-02 eval samples (lexicon_deny.txt)
+        ("None could equal them for the splendor of their array, the gallantry of their devices.", "valor"),
+        ("True, generous feeling is made small account of by some, but not by her.", "history"),
+        ("I am surprised my father has never had me instructed in the modern languages.", "contemporary"),
     ],
 )
 def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
@@ -220,6 +224,14 @@ def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
         ("multiplication", "propagation"),
         ("detailed", "elaborate"),
         ("careful", "detailed"),
+        ("gallantry", "valor"),
+        ("account", "history"),
+        ("modern", "contemporary"),
+        ("charms", "appeals"),
+        ("habit", "wont"),
+        ("leans", "tilts"),
+        ("resumed", "restarted"),
+        ("enduring", "abiding"),
     ],
 )
 def test_lexicon_rows_dropped_by_frequency_and_reading(word: str, bad: str) -> None:
@@ -235,3 +247,4 @@ def test_lexicon_keeps_forms_of_similar_frequency() -> None:
     assert "begin" in {s.word for s in substitutes("start")}
     assert "countries" in {s.word for s in substitutes("nations")}
     assert "manner" in {s.word for s in substitutes("mode")}
+    assert "lasting" in {s.word for s in substitutes("enduring")}  # only "enduring > abiding" is denied
