@@ -10,7 +10,9 @@ from collections.abc import Sequence
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("code", re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.S | re.M)),
     ("code", re.compile(r"`[^`\n]+`")),
-    ("url", re.compile(r"\b(?:https?|ftp)://[^\s<>\"'`]+|\bwww\.[^\s<>\"'`]+", re.I)),
+    # No word boundary before the scheme: removing an invisible character can glue a word to it
+    # ("x\u200bhttps://…" -> "xhttps://…"), and the URL must stay protected in the output too.
+    ("url", re.compile(r"(?:https?|ftp)://[^\s<>\"'`]+|\bwww\.[^\s<>\"'`]+", re.I)),
     ("email", re.compile(r"(?<![\w.+-])[\w.+-]++@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")),
     ("handle", re.compile(r"(?<![\w@])@\w+")),
     ("tag", re.compile(r"(?<![\w#&])#\w+")),

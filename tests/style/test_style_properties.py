@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from native_host.style import Target, analyze, apply_edits, neutralize, protected_spans
@@ -83,6 +83,7 @@ FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCh
 
 @FAST
 @given(TEXT)
+@example("x\u200bhttps://x.org/a.b…")  # found on a clean clone: the URL lost its protection once glued
 def test_neutralize_is_idempotent(text: str) -> None:
     once, _ = neutralize(text)
     twice, edits = neutralize(once)
