@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .bidi import BiDi, Firefox
+from .bidi import BiDi, BiDiError, Firefox
 from .harness import GECKO_ID, ROOT, SAMPLE, register_host
 from .server import PageServer
 
@@ -38,6 +38,22 @@ class FirefoxSession:
                  {{ triggeringPrincipal: Services.scriptSecurityManager.getSystemPrincipal() }}) && true"""
         )
         self.extension_page = self._wait_for_context("moz-extension://")
+        self._wait_for_extension_api(self.extension_page)
+
+    def _wait_for_extension_api(self, context: str) -> None:
+        """The tab shows its moz-extension: URL before the page's document (and its `browser` global)
+        exists; under load an evaluation in between met "browser is not defined" (clean clone,
+        2026-12-02, load 5)."""
+        deadline = time.monotonic() + 30
+        ready = 'typeof browser !== "undefined" && !!browser.storage && document.readyState === "complete"'
+        while True:
+            try:
+                if self.bidi.evaluate(context, ready):
+                    return
+            except BiDiError:  # the document is being replaced
+                pass
+            assert time.monotonic() < deadline, "the extension page never got its browser API"
+            time.sleep(0.1)
 
     def _wait_for_context(self, prefix: str) -> str:
         deadline = time.monotonic() + 15
