@@ -76,6 +76,11 @@ def outputs(text: str) -> set[str]:
             "I remember the master stroking her bonny hair—it pleased him rarely to see her gentle—and saying so.",
             "I remember the master stroking her bonny hair (it pleased him rarely to see her gentle) and saying so.",
         ),
+        # the synonym is still offered where it does not repeat a nearby word
+        (
+            "Such organs do not belong to low, vulgar forms; they are fair.",
+            "Such organs do not belong to low, coarse forms; they are fair.",
+        ),
     ],
 )
 def test_reading_fixes_still_change(text: str, expected: str) -> None:
@@ -177,6 +182,9 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
         ("None could equal them for the splendor of their array, the gallantry of their devices.", "valor"),
         ("True, generous feeling is made small account of by some, but not by her.", "history"),
         ("I am surprised my father has never had me instructed in the modern languages.", "contemporary"),
+        ("They are still to be seen in the faded frescos of Giotto.", "bleached"),
+        # a synonym already standing next to the word
+        ("Such organs do not belong to coarse, vulgar forms; they are fair.", "coarse, coarse"),
     ],
 )
 def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
@@ -232,6 +240,7 @@ def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
         ("leans", "tilts"),
         ("resumed", "restarted"),
         ("enduring", "abiding"),
+        ("faded", "bleached"),
     ],
 )
 def test_lexicon_rows_dropped_by_frequency_and_reading(word: str, bad: str) -> None:

@@ -107,6 +107,9 @@ def _in_idioms(doc: Doc) -> set[int]:
     return covered
 
 
+NEARBY_WORDS = 3  # tokens on each side a substitute may not repeat
+
+
 def _next_word(doc: Doc, i: int) -> str | None:
     """The word right after token i (normalized), None when punctuation or the text's end comes first."""
     return doc.norms[i + 1] if doc.plain_gap(i) and i + 1 < len(doc.norms) else None
@@ -173,8 +176,13 @@ def propose(doc: Doc) -> list[Edit]:
         modifier = _modifies_next_noun(next_word)
         complement_preposition = next_word in _PREPOSITIONS
         verb_before_object = next_word in _OBJECT_START
+        # a synonym that is already one of the nearby words would stammer ("coarse, vulgar forms" ->
+        # "coarse, coarse forms", read in the 2026-12-02 eval sample)
+        nearby = set(doc.norms[max(0, i - NEARBY_WORDS) : i + NEARBY_WORDS + 1])
         for sub in subs:
             if not _condition_holds(doc, i, sub.condition):
+                continue
+            if sub.word.lower() in nearby:
                 continue
             if sub.pos == "a" and complement_preposition:
                 continue  # "fond of his lord" is no "affectionate of", "liable to" no "apt to"
