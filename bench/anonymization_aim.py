@@ -202,6 +202,35 @@ def candidates_surrogates(split: Any, out_dir: Path) -> dict[str, identify.Ident
     return out
 
 
+def eval_slice(
+    spec: str, test_chunks: int, train_chunks: int
+) -> tuple[Any, dict[str, Any], list[Any], dict[str, float]]:
+    """The eval's split of `spec`, its three attackers trained as the eval trains them, `test_chunks`
+    test chunks per author (spread over the eval's 10), and each attacker's margin spread over them
+    (the units of the joint margin and of the white-box aim's z)."""
+    name, n_authors = parse_corpus_spec(spec)
+    split = split_corpus(find_corpus(name, load_manifest()), n_authors or 3, 10, train_chunks)
+    train_texts = [c.text for c in split.train]
+    attackers = {k: cls().fit(train_texts, [c.author for c in split.train]) for k, cls in ATTACKERS.items()}
+    test = []
+    for author in split.authors:
+        own = [c for c in split.test if c.author == author]
+        test.extend(own[i] for i in _spread(len(own), test_chunks))
+    scale = {
+        k: float(np.std(np.concatenate([margins(a, k, [c.text], c.author) for c in test]))) + 1e-9
+        for k, a in attackers.items()
+    }
+    return split, attackers, test, scale
+
+
+def accuracy(attackers: dict[str, Any], texts: Sequence[str], authors: Sequence[str]) -> dict[str, float]:
+    """Each attacker's share of `texts` attributed to their true author."""
+    return {
+        k: float(np.mean([p == a for p, a in zip(att.predict(texts), authors, strict=True)]))
+        for k, att in attackers.items()
+    }
+
+
 def run_corpus(
     spec: str,
     test_chunks: int,
@@ -210,12 +239,8 @@ def run_corpus(
     candidates: bool = False,
     rivals: bool = False,
 ) -> CorpusFigures:
-    name, n_authors = parse_corpus_spec(spec)
     t0 = time.perf_counter()
-    split = split_corpus(find_corpus(name, load_manifest()), n_authors or 3, 10, train_chunks)
-    train_texts = [c.text for c in split.train]
-    train_authors = [c.author for c in split.train]
-    attackers = {k: cls().fit(train_texts, train_authors) for k, cls in ATTACKERS.items()}
+    split, attackers, test, scale = eval_slice(spec, test_chunks, train_chunks)
     if candidates:
         tmp = Path(tempfile.mkdtemp(prefix="aim-"))
         surrogates = candidates_surrogates(split, tmp)
@@ -223,15 +248,6 @@ def run_corpus(
         surrogates = _surrogates(split, True, rivals)
     figures = CorpusFigures(split.corpus)
     figures.seconds["train"] = time.perf_counter() - t0
-    test = []
-    for author in split.authors:
-        own = [c for c in split.test if c.author == author]
-        test.extend(own[i] for i in _spread(len(own), test_chunks))
-    # each attacker's margin spread over the test chunks: the units of the joint margin
-    scale = {
-        k: float(np.std(np.concatenate([margins(a, k, [c.text], c.author) for c in test]))) + 1e-9
-        for k, a in attackers.items()
-    }
 
     def all_margins(texts: Sequence[str], author: str) -> dict[str, np.ndarray]:
         out = {k: margins(a, k, texts, author) for k, a in attackers.items()}
@@ -279,10 +295,7 @@ def run_corpus(
     for picker, texts in finals.items():
         if len(texts) != len(test):
             continue
-        figures.accuracy[picker] = {
-            k: float(np.mean([p == a for p, a in zip(att.predict(texts), authors, strict=True)]))
-            for k, att in attackers.items()
-        }
+        figures.accuracy[picker] = accuracy(attackers, texts, authors)
     return figures
 
 
@@ -357,23 +370,12 @@ def guarded_run(
         check = {"fluency": "check_fluency", "markers": "check_no_new_markers"}[guard]
         setattr(guards, check, lambda *args, guard=guard, **kwargs: guards.passed(guard))
 
-    name, n_authors = parse_corpus_spec(spec)
-    split = split_corpus(find_corpus(name, load_manifest()), n_authors or 3, 10, train_chunks)
-    train_texts = [c.text for c in split.train]
-    attackers = {k: cls().fit(train_texts, [c.author for c in split.train]) for k, cls in ATTACKERS.items()}
+    split, attackers, test, scale = eval_slice(spec, test_chunks, train_chunks)
     surrogates = _surrogates(split, True, rivals)
-    test = []
-    for author in split.authors:
-        own = [c for c in split.test if c.author == author]
-        test.extend(own[i] for i in _spread(len(own), test_chunks))
-    scale = {
-        k: float(np.std(np.concatenate([margins(a, k, [c.text], c.author) for c in test]))) + 1e-9
-        for k, a in attackers.items()
-    }
     options = EvalOptions(strength="strong", profile=True)
     finals: dict[str, list[str]] = {"original": [c.text for c in test], **{a: [] for a in aims}}
-    words: dict[str, list[int]] = {"surrogate": [], "attackers": []}
-    rejected: dict[str, Counter[str]] = {"surrogate": Counter(), "attackers": Counter()}
+    words: dict[str, list[int]] = {a: [] for a in aims}
+    rejected: dict[str, Counter[str]] = {a: Counter() for a in aims}
     t0 = time.perf_counter()
     for i, chunk in enumerate(test):
 
@@ -395,10 +397,7 @@ def guarded_run(
         + (f", guards off: {', '.join(relax)}" if relax else "")
     ]
     for picker, texts in finals.items():
-        acc = {
-            k: 100 * float(np.mean([p == a for p, a in zip(att.predict(texts), authors, strict=True)]))
-            for k, att in attackers.items()
-        }
+        acc = {k: 100 * v for k, v in accuracy(attackers, texts, authors).items()}
         changed = ""
         if picker in words:
             why = ", ".join(f"{g} {n}" for g, n in rejected[picker].most_common())
