@@ -47,8 +47,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from native_host.eval.attackers import ATTACKERS, function_word_features, words  # noqa: E402
-from native_host.eval.corpora import _spread, find_corpus, load_manifest, split_corpus  # noqa: E402
-from native_host.eval.run import _surrogates, parse_corpus_spec  # noqa: E402
+from native_host.eval.corpora import (  # noqa: E402
+    _spread,
+    chunk_text,
+    corpora_root,
+    find_corpus,
+    load_manifest,
+    split_corpus,
+)
+from native_host.eval.run import _surrogates, parse_corpus_spec, training_texts  # noqa: E402
 from native_host.rewrite.edits import propose  # noqa: E402
 from native_host.rewrite.search import BUDGETS, _changed_words  # noqa: E402
 from native_host.style import identify, protected_spans  # noqa: E402
@@ -177,6 +184,42 @@ def oracle_greedy(text: str, edits: Sequence[Any], joint: Callable[[Sequence[str
     return apply_edits(text, _greedy(text, edits, gain_of))
 
 
+RIVALS_AS = ("named", "pooled", "venue", "mixed")
+
+
+def venue_texts(spec: str, split: Any, per_author: int = 30) -> list[str]:
+    """Writing from the same corpus by its authors who are *not* candidates (none in most corpora; AAAC
+    problem C at 3 authors has 2): what "other people who write where you post" would be."""
+    name, _ = parse_corpus_spec(spec)
+    by_author: dict[str, list[str]] = {}
+    for entry in find_corpus(name, load_manifest()).get("known", []):
+        author = entry["author"]
+        if author in split.authors or "&" in author:
+            continue
+        text = (corpora_root() / entry["file"]).read_text(encoding="utf-8", errors="replace")
+        by_author.setdefault(author, []).extend(chunk_text(text))
+    return [chunks[i] for chunks in by_author.values() for i in _spread(len(chunks), per_author)]
+
+
+def bench_surrogates(spec: str, split: Any, rivals: bool, rivals_as: str) -> dict[str, Any]:
+    """The eval's surrogates; with rivals other than `named`, the rivals come as one unnamed group:
+    `pooled` = the other candidates' training chunks together, `venue` = only non-candidate authors of
+    the corpus, `mixed` = both (a page where the people a reader would suspect write among others)."""
+    if not rivals or rivals_as == "named":
+        return _surrogates(split, True, rivals)
+    venue = venue_texts(spec, split) if rivals_as in ("venue", "mixed") else []
+    if rivals_as in ("venue", "mixed") and not venue:
+        raise SystemExit(f"{spec}: no non-candidate authors in this corpus for --rivals-as {rivals_as}")
+    out = {}
+    for author in split.authors:
+        others = [t for other in split.authors if other != author for t in training_texts(split, other)]
+        group = {"pooled": others, "venue": venue, "mixed": venue + others}[rivals_as]
+        out[author] = identify.Identifiability.from_texts(
+            training_texts(split, author), rival_texts={"group": group}, exclude_corpora=(split.corpus,)
+        )
+    return out
+
+
 def candidates_surrogates(split: Any, out_dir: Path) -> dict[str, identify.Identifiability]:
     """Upper bound of the aim, for diagnosis only: each author's surrogate trained against the *other
     candidates'* training chunks (what no real surrogate can know) instead of the population."""
@@ -238,6 +281,7 @@ def run_corpus(
     oracle: bool,
     candidates: bool = False,
     rivals: bool = False,
+    rivals_as: str = "named",
 ) -> CorpusFigures:
     t0 = time.perf_counter()
     split, attackers, test, scale = eval_slice(spec, test_chunks, train_chunks)
@@ -245,7 +289,7 @@ def run_corpus(
         tmp = Path(tempfile.mkdtemp(prefix="aim-"))
         surrogates = candidates_surrogates(split, tmp)
     else:
-        surrogates = _surrogates(split, True, rivals)
+        surrogates = bench_surrogates(spec, split, rivals, rivals_as)
     figures = CorpusFigures(split.corpus)
     figures.seconds["train"] = time.perf_counter() - t0
 
@@ -359,6 +403,7 @@ def guarded_run(
     rivals: bool = False,
     aims: Sequence[str] = ("surrogate", "attackers"),
     relax: Sequence[str] = (),
+    rivals_as: str = "named",
 ) -> list[str]:
     """The real `strong` rewrite (every guard, the budget, both passes) aimed twice: by the eval's
     `--profile` surrogate and by the attackers themselves. If the attackers' own aim does much better
@@ -371,7 +416,7 @@ def guarded_run(
         setattr(guards, check, lambda *args, guard=guard, **kwargs: guards.passed(guard))
 
     split, attackers, test, scale = eval_slice(spec, test_chunks, train_chunks)
-    surrogates = _surrogates(split, True, rivals)
+    surrogates = bench_surrogates(spec, split, rivals, rivals_as)
     options = EvalOptions(strength="strong", profile=True)
     finals: dict[str, list[str]] = {"original": [c.text for c in test], **{a: [] for a in aims}}
     words: dict[str, list[int]] = {a: [] for a in aims}
@@ -500,6 +545,13 @@ def main() -> int:
         "(plus the nearest population authors; what a user gets from `profile add --rival`)",
     )
     parser.add_argument(
+        "--rivals-as",
+        choices=RIVALS_AS,
+        default="named",
+        help="with --rivals: each other candidate named (the eval's), or one unnamed group: pooled (the "
+        "other candidates), venue (only the corpus's non-candidate authors), mixed (both)",
+    )
+    parser.add_argument(
         "--settings",
         default="",
         help="identify.ProfileSettings fields to try instead of the shipped ones, e.g. nearest=6,tau=0.5",
@@ -535,7 +587,7 @@ def main() -> int:
     print(
         f"surrogate settings: {identify.PROFILE}, objective floor {identify.Z_FLOOR}, "
         f"linked weight {identify.LINKED_WEIGHT}"
-        + (", rivals: the other candidates' training chunks" if args.rivals else "")
+        + (f", rivals: the other candidates' training chunks ({args.rivals_as})" if args.rivals else "")
     )
     if args.timing:
         print("\n".join(timing()))
@@ -544,11 +596,19 @@ def main() -> int:
         if args.guarded:
             aims = args.aims.split(",")
             relax = [g for g in args.relax.split(",") if g]
-            lines = guarded_run(spec, args.test_chunks, args.train_chunks, args.rivals, aims, relax)
+            lines = guarded_run(
+                spec, args.test_chunks, args.train_chunks, args.rivals, aims, relax, args.rivals_as
+            )
             print("\n".join(lines), flush=True)
             continue
         fig = run_corpus(
-            spec, args.test_chunks, args.train_chunks, args.oracle, args.candidates_population, args.rivals
+            spec,
+            args.test_chunks,
+            args.train_chunks,
+            args.oracle,
+            args.candidates_population,
+            args.rivals,
+            args.rivals_as,
         )
         print("\n".join(summarize(fig)), flush=True)
     return 0

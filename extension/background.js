@@ -11,6 +11,10 @@ const host = new NativeHost();
 const MENU_ANONYMIZE = "fantasma-anonymize";
 const MENU_MARKERS = "fantasma-markers";
 const MENU_COMPOSE = "fantasma-compose";
+// Other people's writing on the page, added to the people a reader might suspect (rivals).
+const MENU_SUSPECTS_SELECTION = "fantasma-suspects-selection";
+const MENU_SUSPECTS_PAGE = "fantasma-suspects-page";
+const SUSPECT_SCOPES = { [MENU_SUSPECTS_SELECTION]: "selection", [MENU_SUSPECTS_PAGE]: "page" };
 const MENU_KINDS = { [MENU_ANONYMIZE]: "anonymize", [MENU_MARKERS]: "markers", [MENU_COMPOSE]: "compose" };
 const COMMAND_KINDS = { "anonymize-field": "anonymize", "show-markers": "markers", "open-composer": "compose" };
 /** Counts of work started, read by the e2e tests (a page must never start host work on its own). */
@@ -23,11 +27,18 @@ function createMenus() {
     api.contextMenus.create({ id: MENU_ANONYMIZE, title: api.i18n.getMessage("menuAnonymize"), contexts: ["editable"] });
     api.contextMenus.create({ id: MENU_MARKERS, title: api.i18n.getMessage("menuMarkers"), contexts: ["editable"] });
     api.contextMenus.create({ id: MENU_COMPOSE, title: api.i18n.getMessage("menuCompose"), contexts: ["editable"] });
+    api.contextMenus.create({
+      id: MENU_SUSPECTS_SELECTION,
+      title: api.i18n.getMessage("menuSuspectsSelection"),
+      contexts: ["selection"],
+    });
+    api.contextMenus.create({ id: MENU_SUSPECTS_PAGE, title: api.i18n.getMessage("menuSuspectsPage"), contexts: ["page"] });
   });
 }
 
 /** The context menu: the frame that was right-clicked acts on the field it recorded. */
 export async function handleMenuClick(info, tab) {
+  if (SUSPECT_SCOPES[info.menuItemId]) return addSuspects(SUSPECT_SCOPES[info.menuItemId], info, tab);
   const kind = MENU_KINDS[info.menuItemId];
   if (!kind) return;
   await sendToTab(tab.id, { kind, focusedOnly: false }, { frameId: info.frameId ?? 0 });
@@ -47,6 +58,56 @@ async function sendToTab(tabId, message, options = {}) {
   } catch (err) {
     // No content script there (browser pages, the web store): nothing we may edit.
     notify(extensionError("no_field", "Fantasma cannot edit fields on this page."));
+  }
+}
+
+// ---- other people's writing: the people a reader might suspect ------------------------------------
+
+const MIN_SUSPECT_WORDS = 500; // two ~250-word pieces: what the host needs before a rival counts
+const MIN_RIVAL_CHUNKS = 2;
+
+/** "Page: host" (rival names are 1–64 characters, PROTOCOL.md profile.add). */
+export function suspectsName(url) {
+  let where = "";
+  try {
+    where = new URL(url).hostname;
+  } catch {
+    // a page without a host name (file:, about:)
+  }
+  return `Page: ${where || "local file"}`.slice(0, 64);
+}
+
+/**
+ * The selection, or the page's prose, of the frame that was right-clicked, sent to the host as writing of
+ * the people a reader might suspect, under one name per site; the user is told what was kept. Only
+ * counts are stored (PROTOCOL.md); the aim stays "not you", never "like them".
+ * @returns {Promise<object>} what the user was told (for the e2e tests)
+ */
+export async function addSuspects(scope, info, tab) {
+  const say = (message) => {
+    notifyInfo(message);
+    return { message };
+  };
+  let collected;
+  try {
+    collected = await api.tabs.sendMessage(tab.id, { kind: "collect-writing", scope }, { frameId: info.frameId ?? 0 });
+  } catch {
+    return say(api.i18n.getMessage("suspectsNoPage"));
+  }
+  if (collected?.inField) return say(api.i18n.getMessage("suspectsInField"));
+  const text = collected?.text ?? "";
+  const words = text.split(/\s+/).filter(Boolean).length;
+  if (words < MIN_SUSPECT_WORDS) return say(api.i18n.getMessage("suspectsTooShort", [String(words), String(MIN_SUSPECT_WORDS)]));
+  const name = suspectsName(collected.url ?? info.frameUrl ?? info.pageUrl ?? "");
+  try {
+    const reply = await host.request("profile.add", { text, rival: name }, { timeoutMs: 60_000 });
+    const rival = (reply.rivals ?? []).find((r) => r.name === name);
+    const chunks = rival?.chunks ?? 0;
+    const key = chunks < MIN_RIVAL_CHUNKS ? "suspectsAddedTooFew" : "suspectsAdded";
+    return { ...say(api.i18n.getMessage(key, [String(words), name, String(chunks)])), name, words, chunks };
+  } catch (error) {
+    notify(error);
+    return { error: normalizeError(error) };
   }
 }
 
@@ -149,6 +210,12 @@ function setBadge(tabId, text, color = "#5846b4") {
   api.action.setBadgeBackgroundColor({ tabId, color }).catch(() => {});
 }
 
+function notifyInfo(message) {
+  api.notifications
+    .create({ type: "basic", iconUrl: api.runtime.getURL("icons/icon128.png"), title: "Fantasma", message })
+    .catch((err) => console.warn("fantasma: notification failed", err));
+}
+
 function notify(error) {
   const { message } = normalizeError(error);
   api.notifications
@@ -221,4 +288,4 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
 });
 
 // The e2e tests call the same handlers the menu and the shortcut call (menus cannot be clicked headless).
-globalThis.fantasmaBackground = { handleMenuClick, handleCommand, host, stats, runJob };
+globalThis.fantasmaBackground = { handleMenuClick, handleCommand, host, stats, runJob, addSuspects };
