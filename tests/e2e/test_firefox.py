@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+
 from .bidi import BiDi, BiDiError, Firefox
-from .harness import GECKO_ID, ROOT, SAMPLE, register_host
+from .harness import GECKO_ID, ROOT, SAMPLE, host_request, register_host
 from .server import PageServer
 
 pytestmark = pytest.mark.e2e
@@ -221,3 +223,37 @@ def test_firefox_textarea_anonymized_in_place_and_undo(
     firefox.bidi.wait_for(
         firefox.page, f"document.querySelector('#field').value === {json.dumps(SAMPLE)}", timeout=5
     )
+
+
+def test_firefox_page_writing_added_to_suspects_from_the_real_context_menu(
+    firefox: FirefoxSession, server: PageServer, host_home: Path
+) -> None:
+    """Firefox's own context menu on a thread page: "Add this page's writing to people a reader might
+    suspect" stores the other posters' prose (not the reply box) as one rival for the site."""
+    split = split_corpus(find_corpus("federalist", load_manifest()), 2, 1, 4)
+    posts = [c.text for c in split.train if c.author == "Madison"][:3]
+    draft = " ".join(c.text for c in split.train if c.author == "Hamilton")
+    assert host_request(host_home, "profile.clear", {})["type"] == "result"
+    try:
+        firefox.bidi.send("browsingContext.activate", {"context": firefox.page})
+        firefox.bidi.navigate(firefox.page, server.url("thread.html"))
+        firefox.bidi.evaluate(
+            firefox.page,
+            f"""(() => {{ const posts = {json.dumps(posts)};
+                posts.forEach((text, i) => {{ document.querySelector(`#post-${{i}} .body`).textContent = text; }});
+                document.querySelector("#body").value = {json.dumps(draft)}; return true; }})()""",
+        )
+        firefox.context_menu_item("#post-1 .body", "fantasma-suspects-page")
+        deadline = time.monotonic() + 60
+        while True:
+            rivals = host_request(host_home, "profile.show", {})["result"]["rivals"]
+            if rivals:
+                break
+            assert time.monotonic() < deadline, "nothing reached the host"
+            time.sleep(0.5)
+        assert [r["name"] for r in rivals] == ["Page: 127.0.0.1"], rivals
+        # the three posts, not the ~1,000-word draft in the reply box (the host counts words its own way)
+        words = sum(len(p.split()) for p in posts)
+        assert 0.9 * words <= rivals[0]["words"] <= 1.1 * words and rivals[0]["chunks"] >= 2, rivals
+    finally:
+        host_request(host_home, "profile.clear", {})
