@@ -2,7 +2,13 @@
 // Every incoming event goes through one switch to a small handler.
 
 import { NativeHost } from "./native.js";
-import { codePointToUtf16, describeFigure, extensionError, identifiabilityFigure } from "./protocol.js";
+import {
+  MIN_RIVAL_CHUNKS,
+  codePointToUtf16,
+  describeFigure,
+  extensionError,
+  identifiabilityFigure,
+} from "./protocol.js";
 import { loadSettings, rewriteOptions } from "./settings.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
@@ -63,8 +69,7 @@ async function sendToTab(tabId, message, options = {}) {
 
 // ---- other people's writing: the people a reader might suspect ------------------------------------
 
-const MIN_SUSPECT_WORDS = 500; // two ~250-word pieces: what the host needs before a rival counts
-const MIN_RIVAL_CHUNKS = 2;
+const MIN_SUSPECT_WORDS = 500; // MIN_RIVAL_CHUNKS ~250-word pieces: what the host needs before a rival counts
 
 /** "Page: host" (rival names are 1–64 characters, PROTOCOL.md profile.add). */
 export function suspectsName(url) {
@@ -210,22 +215,18 @@ function setBadge(tabId, text, color = "#5846b4") {
   api.action.setBadgeBackgroundColor({ tabId, color }).catch(() => {});
 }
 
-function notifyInfo(message) {
+function showNotification(title, message) {
   api.notifications
-    .create({ type: "basic", iconUrl: api.runtime.getURL("icons/icon128.png"), title: "Fantasma", message })
+    .create({ type: "basic", iconUrl: api.runtime.getURL("icons/icon128.png"), title, message })
     .catch((err) => console.warn("fantasma: notification failed", err));
 }
 
+function notifyInfo(message) {
+  showNotification("Fantasma", message);
+}
+
 function notify(error) {
-  const { message } = normalizeError(error);
-  api.notifications
-    .create({
-      type: "basic",
-      iconUrl: api.runtime.getURL("icons/icon128.png"),
-      title: api.i18n.getMessage("errorTitle"),
-      message,
-    })
-    .catch((err) => console.warn("fantasma: notification failed", err));
+  showNotification(api.i18n.getMessage("errorTitle"), normalizeError(error).message);
 }
 
 // ---- popup / options ---------------------------------------------------------------------------

@@ -66,13 +66,9 @@ fantasma.pageWriting = function pageWriting(doc = document) {
  * @returns {{text: string, inField: boolean}}
  */
 fantasma.selectedWriting = function selectedWriting(doc = document) {
+  // A text control's selection is not the document's (that stays outside the control): ask the control.
   const active = fantasma.focusedEditable(doc);
-  if (active) {
-    const inControl = fantasma.isTextControl(active) && active.selectionStart !== active.selectionEnd;
-    const selection = doc.getSelection();
-    const inRich = selection?.rangeCount > 0 && active.contains(selection.getRangeAt(0).commonAncestorContainer);
-    if (inControl || inRich) return { text: "", inField: true };
-  }
+  if (fantasma.isTextControl(active) && active.selectionStart !== active.selectionEnd) return { text: "", inField: true };
   const selection = doc.getSelection();
   if (!selection || selection.rangeCount === 0) return { text: "", inField: false };
   for (let i = 0; i < selection.rangeCount; i++) {

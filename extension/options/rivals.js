@@ -2,10 +2,10 @@
 // (profile.add with `rival`), list what it holds of each person (the `rivals` of profile.show /
 // profile.add), remove one (profile.clear with `rival`). "Clear my profile" (profile.js) clears them too.
 // The aim is that a text no longer points to the user, never that it points to one of these people.
+import { MIN_RIVAL_CHUNKS } from "../protocol.js";
 import { ask, collectSamples, explain, t } from "./profile.js";
 
 const $ = (id) => document.getElementById(id);
-const MIN_RIVAL_CHUNKS = 2; // a rival counts in the score from two ~250-word pieces (PROTOCOL.md profile.show)
 
 function say(text, kind = "") {
   $("rivals-status").textContent = text;

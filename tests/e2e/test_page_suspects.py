@@ -91,9 +91,26 @@ def test_a_selection_in_the_reply_box_or_too_short_adds_nothing(
     assert "text field" in told["message"], told
     assert rivals(host_home) == []
 
+    # a rich editor's draft (contenteditable), selected from inside
     page.evaluate(
         """() => {
-          document.querySelector('#body').blur();
+          const editor = Object.assign(document.createElement('div'), { contentEditable: 'true' });
+          editor.textContent = document.querySelector('#body').value;
+          document.querySelector('#reply').after(editor);
+          editor.focus();
+          const range = document.createRange();
+          range.selectNodeContents(editor);
+          getSelection().removeAllRanges();
+          getSelection().addRange(range);
+        }"""
+    )
+    told = add_suspects(browser, "selection")
+    assert "text field" in told["message"], told
+    assert rivals(host_home) == []
+
+    page.evaluate(
+        """() => {
+          document.activeElement.blur();
           const range = document.createRange();
           range.selectNodeContents(document.querySelector('#post-1 .body'));
           getSelection().removeAllRanges();
