@@ -564,7 +564,9 @@ def main() -> int:
     )
     parser.add_argument("--aims", default="surrogate,attackers", help="with --guarded: which aims to run")
     parser.add_argument(
-        "--llm-windows", action="store_true", help="with --guarded: the model's window candidates join the pool"
+        "--llm-windows",
+        action="store_true",
+        help="with --guarded: the model's window candidates join the pool",
     )
     parser.add_argument(
         "--relax", default="", help="with --guarded, diagnosis only: guards to switch off (fluency,markers)"
@@ -601,7 +603,14 @@ def main() -> int:
             aims = args.aims.split(",")
             relax = [g for g in args.relax.split(",") if g]
             lines = guarded_run(
-                spec, args.test_chunks, args.train_chunks, args.rivals, aims, relax, args.rivals_as, args.llm_windows
+                spec,
+                args.test_chunks,
+                args.train_chunks,
+                args.rivals,
+                aims,
+                relax,
+                args.rivals_as,
+                args.llm_windows,
             )
             print("\n".join(lines), flush=True)
             continue
