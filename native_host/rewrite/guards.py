@@ -241,6 +241,31 @@ _HEDGE_PHRASES = re.compile(
 )
 
 
+# Who is talking about whom: a rewrite may say "the coat" for "her coat", but the people in a sentence
+# stay the people in it ("to me" -> "to them", "we" -> "they" make another person act or suffer).
+PERSONS = {
+    "I": frozenset("i me my mine myself".split()),
+    "we": frozenset("we us our ours ourselves".split()),
+    "you": frozenset("you your yours yourself yourselves ye thee thou thy thine".split()),
+    "he": frozenset("he him his himself".split()),
+    "she": frozenset("she her hers herself".split()),
+    "they": frozenset("they them their theirs themselves".split()),
+}
+_PERSON_OF = {word: person for person, words in PERSONS.items() for word in words}
+
+
+def persons(text: str) -> set[str]:
+    """The grammatical persons `text` refers to ("I'm" counts as I; "US" the country does not)."""
+    found = set()
+    for word in _WORD.findall(text):
+        if word == "US":
+            continue
+        person = _PERSON_OF.get(re.split(r"['’]", word.lower(), maxsplit=1)[0])
+        if person:
+            found.add(person)
+    return found
+
+
 def fact_words(text: str) -> tuple[Counter[str], int, int]:
     """(number and scope words with counts, number of negations, number of hedges) in `text`."""
     words: Counter[str] = Counter()
@@ -259,7 +284,8 @@ def fact_words(text: str) -> tuple[Counter[str], int, int]:
 
 def check_facts(candidate: str, source: str) -> Verdict:
     """Spelled-out quantities and scope words (again, only, always, ...) are kept word for word; the
-    number of negations and of hedges (in my opinion, I think, maybe, ...) stays the same."""
+    number of negations and of hedges (in my opinion, I think, maybe, ...) stays the same; so do the
+    grammatical persons referred to (I, we, you, he, she, they) and the quotation marks."""
     want_numbers, want_negations, want_hedges = fact_words(source)
     got_numbers, got_negations, got_hedges = fact_words(candidate)
     lost = want_numbers - got_numbers
@@ -275,6 +301,14 @@ def check_facts(candidate: str, source: str) -> Verdict:
         return Verdict("facts", False, f"negations changed: {want_negations} -> {got_negations}")
     if got_hedges != want_hedges:
         return Verdict("facts", False, f"hedges changed: {want_hedges} -> {got_hedges}")
+    want_persons, got_persons = persons(source), persons(candidate)
+    if want_persons != got_persons:
+        parts = []
+        if want_persons - got_persons:
+            parts.append("lost " + ", ".join(repr(p) for p in sorted(want_persons - got_persons)))
+        if got_persons - want_persons:
+            parts.append("added " + ", ".join(repr(p) for p in sorted(got_persons - want_persons)))
+        return Verdict("facts", False, f"people referred to changed: {'; '.join(parts)}")
     want_quotes, got_quotes = _quote_marks(source), _quote_marks(candidate)
     if got_quotes != want_quotes:  # who said what: a quote opened, closed or dropped moves the words
         return Verdict("facts", False, f"quotation marks changed: {want_quotes} -> {got_quotes}")

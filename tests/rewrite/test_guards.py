@@ -298,3 +298,46 @@ def test_facts_accept_a_hedge_said_another_way():
     assert guards.check_facts("I think the report is late again.", source).ok
     assert guards.check_facts("Again the report is late, I believe.", source).ok
     assert guards.check_facts("“Come to the boat!” he shouted.", '"Come to the boat!" he cried.').ok
+
+
+# Candidates of the default model that passed every other guard (eval test chunks, 2026-12-02): the
+# people in the sentence changed (docs/rewrite.md, "Facts").
+@pytest.mark.parametrize(
+    "candidate, source, why",
+    [
+        (
+            "With this youth Ellen Langton became familiar; for she was her only companion.",
+            "With this youth Ellen Langton became familiar; for he was her only companion.",
+            "lost 'he'",
+        ),
+        (
+            "He made heroic endeavors to denounce his sister between the times of her infantile orations.",
+            "He made heroic endeavors to denounce his sister between the times of his infantile orations.",
+            "added 'she'",
+        ),
+        (
+            "All the sweet summer is passing away without one breath of pleasure to him.",
+            "All the sweet summer is passing away without one breath of pleasure to me or benefit to him.",
+            "lost 'I'",
+        ),
+        ("Then they went home early.", "Then we went home early.", "lost 'we'; added 'they'"),
+        ("It was sent to them at once.", "It was sent to me at once.", "lost 'I'; added 'they'"),
+    ],
+)
+def test_facts_reject_a_change_of_the_people_referred_to(candidate, source, why):
+    verdict = guards.check_facts(candidate, source)
+    assert not verdict.ok and verdict.guard == "facts" and why in verdict.detail, verdict
+
+
+@pytest.mark.parametrize(
+    "candidate, source",
+    [
+        ("She took the coat and left.", "She took her coat and left."),  # fewer words, same person
+        ("He said that he had left.", "He said he left."),
+        ("I'm sure we'll manage.", "I am sure that we will manage."),  # contractions count as their pronoun
+        ("The US and our allies agreed.", "The United States and our allies agreed."),  # "US" is no "us"
+        ("My brother and I went.", "I went with my brother."),
+    ],
+)
+def test_facts_accept_the_same_people_said_another_way(candidate, source):
+    assert guards.check_facts(candidate, source).ok

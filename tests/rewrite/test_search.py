@@ -90,7 +90,7 @@ def test_overlapping_and_touching_edits_are_never_combined(checks):
     result = search.search(TEXT, edits, mine(), checks, search.BUDGETS["strong"])
     assert len(result.applied) == 1
     apart = search.search(
-        TEXT, [Edit(0, 6, "While"), Edit(7, 9, "they")], mine(), checks, search.BUDGETS["strong"]
+        TEXT, [Edit(0, 6, "While"), Edit(7, 16, "we sat")], mine(), checks, search.BUDGETS["strong"]
     )
     assert len(apart.applied) == 2  # one character apart is enough
 
@@ -192,7 +192,7 @@ def test_passes_propose_again_on_the_edited_text_and_share_one_budget(checks):
     def propose(current: str) -> list[Edit]:
         seen.append(current)
         # "Whilst we" only exists before the first pass; "While we" only after it
-        return every(current, "Whilst we", "While we") + every(current, "While we", "While they")
+        return every(current, "Whilst we", "While we") + every(current, "While we waited", "While we sat")
 
     result = search.search_passes(TEXT, propose, mine(), checks, search.BUDGETS["strong"], passes=3)
     assert seen[0] == TEXT and seen[1].startswith("While we")
