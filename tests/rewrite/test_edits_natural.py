@@ -183,6 +183,7 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
         ("True, generous feeling is made small account of by some, but not by her.", "history"),
         ("I am surprised my father has never had me instructed in the modern languages.", "contemporary"),
         ("They are still to be seen in the faded frescos of Giotto.", "bleached"),
+        ("They looked upon his regulations as the established laws of honorable housekeeping.", "honest"),
         # a synonym already standing next to the word
         ("Such organs do not belong to coarse, vulgar forms; they are fair.", "coarse, coarse"),
     ],
@@ -241,6 +242,8 @@ def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
         ("resumed", "restarted"),
         ("enduring", "abiding"),
         ("faded", "bleached"),
+        ("honorable", "honest"),
+        ("honest", "honorable"),
     ],
 )
 def test_lexicon_rows_dropped_by_frequency_and_reading(word: str, bad: str) -> None:

@@ -87,6 +87,22 @@ GOLDEN = [
         "CHAPTER II. The end of PART IV came.",
         "{CHAPTER->Chapter} II. The end of {PART->part} IV came.",
     ),
+    (  # a heading in capitals with a word we would not lower (a rare word, a name) stays whole: the
+        # 2026-12-02 eval gave "Chapter IX, soldier boy and SHEKELS again", "TO the editor OF the ..."
+        "capitalization.all_caps_emphasis",
+        'CHAPTER IX--SOLDIER BOY AND SHEKELS AGAIN "Well, this is the way it happened. It was NEVER over.',
+        'CHAPTER IX--SOLDIER BOY AND SHEKELS AGAIN "Well, this is the way it happened. It was {NEVER->never} over.',
+    ),
+    (
+        "capitalization.all_caps_emphasis",
+        "TO THE EDITOR OF THE KNICKERBOCKER.\nSir, I am VERY sorry.",
+        "TO THE EDITOR OF THE KNICKERBOCKER.\nSir, I am {VERY->very} sorry.",
+    ),
+    (  # ... but an acronym does not hold the words around it
+        "capitalization.all_caps_emphasis",
+        "I HATE NASA. We LOVE it.",
+        "I {HATE->hate} NASA. We {LOVE->love} it.",
+    ),
     (  # initials make a run of capitals a name or a speaker's label, not shouting (the eval turned
         # this into "Bb And Lieutenant-General Alison bb")
         "capitalization.all_caps_emphasis",

@@ -51,6 +51,7 @@ def observe(doc: Document, target: Target) -> list[Observation]:
             replacement = lower.capitalize() if doc.at_sentence_start(start) else lower
             caps.append(Span(start, end, word, replacement))
     caps = _with_short_words(doc, caps)
+    caps = _whole_or_nothing(doc, caps, acronyms)
     caps = _keep_names(caps, titled, text)
     observations = [
         Observation(FAMILY, "capitalization.lowercase_i", 'lowercase "i"', lower_i),
@@ -93,6 +94,41 @@ def _with_short_words(doc: Document, caps: list[Span]) -> list[Span]:
                 extra.append(Span(start, end, word, replacement))
     kept = [span for span in caps if span.start not in names]
     return sorted(kept + extra, key=lambda span: span.start)
+
+
+def _whole_or_nothing(doc: Document, caps: list[Span], acronyms: frozenset[str]) -> list[Span]:
+    """A stretch of capitals (words in capitals with nothing but punctuation and spaces between them, on
+    one line: "CHAPTER IX--SOLDIER BOY AND SHEKELS AGAIN") that holds a long word we would not lower (a
+    rare word or a name: SHEKELS, KNICKERBOCKER) stays as written: lowering the rest gave "Chapter IX,
+    soldier boy and SHEKELS again" and "TO the editor OF the KNICKERBOCKER." in the 2026-12-02 eval
+    sample, worse than either form. Acronyms and roman numerals do not hold a stretch ("I HATE NASA"
+    still lowers HATE)."""
+    text = doc.text
+    flagged = {span.start for span in caps}
+    stretches: list[list[tuple[int, int, str]]] = []
+    last_end = -1
+    for start, end, word in doc.words:
+        if not any(ch.isalpha() for ch in word):
+            continue
+        if not word.isupper():
+            last_end = -1
+            continue
+        if stretches and last_end >= 0 and "\n" not in text[last_end:start]:
+            stretches[-1].append((start, end, word))
+        else:
+            stretches.append([(start, end, word)])
+        last_end = end
+    held: set[int] = set()
+    for stretch in stretches:
+        if any(
+            len(word) >= _CAPS_MIN_LEN
+            and start not in flagged
+            and word not in acronyms
+            and not _ROMAN.fullmatch(word)
+            for start, _end, word in stretch
+        ):
+            held.update(start for start, _end, _word in stretch)
+    return [span for span in caps if span.start not in held]
 
 
 def _titled_mid_sentence(doc: Document) -> frozenset[str]:
