@@ -94,6 +94,24 @@ def test_function_word_changes(text: str, expected: str) -> None:
         ("Don't you see?", "Do not you see?"),
         ("The man, which was odd, left.", "The man, that was odd, left."),
         ("The fact that he left is sad.", "The fact which he left is sad."),
+        # no "that" beside another (2026-12-02 eval output: "appearances that that malady")
+        (
+            "They are deceived by the delusive appearances which that malady casts on objects.",
+            "They are deceived by the delusive appearances that that malady casts on objects.",
+        ),
+        (
+            "There can be no restriction of that authority which is to provide for the defense.",
+            "There can be no restriction of that authority that is to provide for the defense.",
+        ),
+        # "too, for" -> "as well, for" -> "as well, as" (two edits, two rounds; read in the same output)
+        (
+            "Banish them from your mind, and my own too, for I hate to think of them.",
+            "Banish them from your mind, and my own as well, for I hate to think of them.",
+        ),
+        (
+            "Banish them from your mind, and my own as well, for I hate to think of them.",
+            "Banish them from your mind, and my own as well, as I hate to think of them.",
+        ),
         ("I know that is true.", "I know is true."),
         ("They love each of them.", "They love every of them."),
         ("We meet every day.", "We meet each day."),

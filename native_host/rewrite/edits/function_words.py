@@ -83,6 +83,18 @@ def _next_in(words: str) -> Cond:
     return lambda d, i, j: _next(d, j) in wanted
 
 
+def _word_after_in(words: str) -> Cond:
+    """The next word, across punctuation ("too, for"), is one of `words`."""
+    wanted = set(words.split())
+    return lambda d, i, j: j + 1 < len(d.norms) and d.norms[j + 1] in wanted
+
+
+def _word_before_in(words: str) -> Cond:
+    """The word before, across punctuation ("as well, for"), is one of `words`."""
+    wanted = set(words.split())
+    return lambda d, i, j: i > 0 and d.norms[i - 1] in wanted
+
+
 _ADVERBS_BEFORE_VERB = set(
     "never ever always already just not often long only also still once hardly scarcely".split()
 )
@@ -430,7 +442,13 @@ def _rules() -> list[Rule]:
         Rule(("and", "so", "on"), "and so forth"),
         Rule(("and", "so", "forth"), "and so on"),
         Rule(("also",), "as well", True, _clause_final),
-        Rule(("too",), "as well", False, _all(_clause_final, _prev_not_in("me far all much"))),
+        # not before ", for"/", as": with "for" -> "as" it made "my own as well, as I hate" (eval output)
+        Rule(
+            ("too",),
+            "as well",
+            False,
+            _all(_clause_final, _prev_not_in("me far all much"), _not(_word_after_in("as for"))),
+        ),
         Rule(("as", "well"), "too", False, _all(_clause_final, _not(_next_in("as")))),
     ]
     r += _pair("especially", "particularly", check_ba=True)
@@ -561,7 +579,7 @@ def _rules() -> list[Rule]:
         ),
         Rule(("because",), "as", True, _all(_after_comma, _next_in(_CLAUSE_OPENERS))),
         Rule(("for",), "because", False, _all(_after_comma, _clause_follows)),
-        Rule(("for",), "as", True, _all(_after_comma, _clause_follows)),
+        Rule(("for",), "as", True, _all(_after_comma, _clause_follows, _not(_word_before_in("well as")))),
         Rule(("much",), "far", False, _next_comparative),
         Rule(("far",), "much", False, _next_comparative),
         Rule(("a", "lot"), "much", True, _next_comparative),
@@ -1431,7 +1449,10 @@ def _relatives_and_determiners(doc: Doc) -> list[Edit]:
         nxt = _next(doc, i)
         if w == "which" and prev is not None and _is(prev, "n", 0.6) and nxt is not None:
             # Restrictive "which" (no comma before) -> "that"; "in which" etc. never match (prev is a noun).
-            if prev not in _COMPLEMENT_NOUNS:
+            # Not beside another "that" ("appearances which that malady" -> "that that"; "that authority
+            # which is" -> "that authority that is", read in the 2026-12-02 eval output).
+            near_that = any(norms[k] == "that" for k in (i - 2, i + 1) if 0 <= k < len(norms))
+            if prev not in _COMPLEMENT_NOUNS and not near_that:
                 out.append(Edit(t.start, t.end, match_case(t.text, "that"), FAMILY, "which->that", False))
         elif w == "that" and prev is not None and nxt is not None and _is(prev, "n", 0.6):
             if prev in _COMPLEMENT_NOUNS or _is(prev, "v", 0.3):
