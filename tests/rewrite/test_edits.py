@@ -112,6 +112,15 @@ def test_function_word_changes(text: str, expected: str) -> None:
             "Banish them from your mind, and my own as well, for I hate to think of them.",
             "Banish them from your mind, and my own as well, as I hate to think of them.",
         ),
+        # the adjective "very" (2026-12-02 eval sample: "quit Gateshead the extremely next morning")
+        (
+            "I resolved to quit Gateshead the very next morning.",
+            "I resolved to quit Gateshead the extremely next morning.",
+        ),
+        (
+            "I resolved to quit Gateshead the very next morning.",
+            "I resolved to quit Gateshead the really next morning.",
+        ),
         ("I know that is true.", "I know is true."),
         ("They love each of them.", "They love every of them."),
         ("We meet every day.", "We meet each day."),

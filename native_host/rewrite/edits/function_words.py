@@ -511,7 +511,8 @@ def _rules() -> list[Rule]:
             _all(_next_is("a", 0.6), _prev_not_in("not"), _next_not_in(_ABSOLUTE_ADJECTIVES)),
         ),
         Rule(("rather",), "quite", True, _all(_next_is("a", 0.6), _prev_not_in("would had or"))),
-        Rule(("very",), "really", True, _next_is("a", 0.6)),
+        # "the very next morning", "this very room": the adjective "very" (exact) is no intensifier
+        Rule(("very",), "really", True, _all(_next_is("a", 0.6), _prev_not_in(_DETERMINERS))),
         Rule(("really",), "very", True, _next_is("a", 0.6)),
         Rule(("extremely",), "very", True, _next_is("a", 0.6)),
         Rule(("a", "bit"), "a little", False, _next_not_in("of more")),
@@ -1025,7 +1026,7 @@ def _common_word_rules() -> list[Rule]:
         Rule(("solely",), "only", True, _only_adverb),
         Rule(("solely",), "exclusively", True),
         Rule(("exclusively",), "solely", True),
-        Rule(("very",), "extremely", False, _next_is("a", 0.7)),
+        Rule(("very",), "extremely", False, _all(_next_is("a", 0.7), _prev_not_in(_DETERMINERS))),
         Rule(("very",), "exceedingly", True, _all(_next_is("a", 0.7), _prev_in("is was are were be been"))),
         Rule(("exceedingly",), "extremely", False, _next_is("a", 0.6)),
         Rule(("exceedingly",), "very", False, _next_is("a", 0.6)),
