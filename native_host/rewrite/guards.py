@@ -11,7 +11,7 @@ import difflib
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -288,31 +288,31 @@ def check_facts(candidate: str, source: str) -> Verdict:
     grammatical persons referred to (I, we, you, he, she, they) and the quotation marks."""
     want_numbers, want_negations, want_hedges = fact_words(source)
     got_numbers, got_negations, got_hedges = fact_words(candidate)
-    lost = want_numbers - got_numbers
-    added = got_numbers - want_numbers
-    if lost or added:
-        parts = []
-        if lost:
-            parts.append("lost " + ", ".join(repr(w) for w in sorted(lost)))
-        if added:
-            parts.append("added " + ", ".join(repr(w) for w in sorted(added)))
-        return Verdict("facts", False, f"number/scope words changed: {'; '.join(parts)}")
+    if want_numbers != got_numbers:
+        changed = _lost_added(want_numbers - got_numbers, got_numbers - want_numbers)
+        return Verdict("facts", False, f"number/scope words changed: {changed}")
     if got_negations != want_negations:
         return Verdict("facts", False, f"negations changed: {want_negations} -> {got_negations}")
     if got_hedges != want_hedges:
         return Verdict("facts", False, f"hedges changed: {want_hedges} -> {got_hedges}")
     want_persons, got_persons = persons(source), persons(candidate)
     if want_persons != got_persons:
-        parts = []
-        if want_persons - got_persons:
-            parts.append("lost " + ", ".join(repr(p) for p in sorted(want_persons - got_persons)))
-        if got_persons - want_persons:
-            parts.append("added " + ", ".join(repr(p) for p in sorted(got_persons - want_persons)))
-        return Verdict("facts", False, f"people referred to changed: {'; '.join(parts)}")
+        changed = _lost_added(want_persons - got_persons, got_persons - want_persons)
+        return Verdict("facts", False, f"people referred to changed: {changed}")
     want_quotes, got_quotes = _quote_marks(source), _quote_marks(candidate)
     if got_quotes != want_quotes:  # who said what: a quote opened, closed or dropped moves the words
         return Verdict("facts", False, f"quotation marks changed: {want_quotes} -> {got_quotes}")
     return passed("facts")
+
+
+def _lost_added(lost: Collection[str], added: Collection[str]) -> str:
+    """ "lost 'a', 'b'; added 'c'" (either part left out when empty)."""
+    parts = [
+        f"{what} " + ", ".join(repr(w) for w in sorted(words))
+        for what, words in (("lost", lost), ("added", added))
+        if words
+    ]
+    return "; ".join(parts)
 
 
 _QUOTE_MARKS = frozenset('"“”«»„')
