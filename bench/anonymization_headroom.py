@@ -322,6 +322,10 @@ def run_floor(data: CorpusData) -> None:
     pop_mean, pop_std = pop_freq.mean(axis=0), pop_freq.std(axis=0) + 1e-9
     train_freq = delta._frequencies([Counter(words(t)) for t in data.train_texts])
     train_authors = np.asarray(data.train_authors)
+    # each author's direction in population z, once (not once per test chunk)
+    pop_direction = {
+        a: ((train_freq[train_authors == a] - pop_mean) / pop_std).mean(axis=0) for a in set(authors)
+    }
     print(
         "| function words (no personal pronouns): your direction removed | push | mean |dz| / |z| of those words | Delta accuracy |"
     )
@@ -336,7 +340,7 @@ def run_floor(data: CorpusData) -> None:
                 else:  # steps in population z, each word's step times pop_std / delta.std in the attacker's
                     scale = pop_std / delta.std
                     base = (z[i] * delta.std + delta.mean - pop_mean) / pop_std
-                    u = ((train_freq[train_authors == author] - pop_mean) / pop_std).mean(axis=0)
+                    u = pop_direction[author]
                 u = np.where(movable, u, 0.0)
                 u /= np.linalg.norm(u) + 1e-12
                 step = -(1.0 + push) * max(float(base @ u), 0.0) * u * scale
