@@ -57,7 +57,7 @@ from native_host.eval.corpora import (  # noqa: E402
 )
 from native_host.eval.run import _surrogates, parse_corpus_spec, training_texts  # noqa: E402
 from native_host.rewrite.edits import propose  # noqa: E402
-from native_host.rewrite.search import BUDGETS, _changed_words  # noqa: E402
+from native_host.rewrite.search import BUDGETS, Budget, _changed_words  # noqa: E402
 from native_host.style import identify, protected_spans  # noqa: E402
 
 PAIRS = {"char3": "char3", "delta": "delta", "function_words": "function_words", "objective": "joint"}
@@ -405,8 +405,9 @@ def guarded_run(
     relax: Sequence[str] = (),
     rivals_as: str = "named",
     llm_windows: bool = False,
+    strength: str = "strong",
 ) -> list[str]:
-    """The real `strong` rewrite (every guard, the budget, both passes) aimed twice: by the eval's
+    """The real `strong` (or `medium`) rewrite (every guard, the budget, both passes) aimed twice: by the eval's
     `--profile` surrogate and by the attackers themselves. If the attackers' own aim does much better
     under the same guards, the surrogate's aim is what holds the figures; if not, the guarded pool is."""
     from native_host.eval.run import EvalOptions, _rewrite_chunk
@@ -418,7 +419,7 @@ def guarded_run(
 
     split, attackers, test, scale = eval_slice(spec, test_chunks, train_chunks)
     surrogates = bench_surrogates(spec, split, rivals, rivals_as)
-    options = EvalOptions(strength="strong", profile=True, llm_windows=llm_windows)
+    options = EvalOptions(strength=strength, profile=True, llm_windows=llm_windows)
     finals: dict[str, list[str]] = {"original": [c.text for c in test], **{a: [] for a in aims}}
     words: dict[str, list[int]] = {a: [] for a in aims}
     rejected: dict[str, Counter[str]] = {a: Counter() for a in aims}
@@ -439,8 +440,8 @@ def guarded_run(
         print(f"  {spec}: chunk {i + 1}/{len(test)} ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
     authors = [c.author for c in test]
     lines = [
-        f"{split.corpus}: {len(test)} test chunks, guarded strong rewrite, {time.perf_counter() - t0:.0f} s"
-        + (f", guards off: {', '.join(relax)}" if relax else "")
+        f"{split.corpus}: {len(test)} test chunks, guarded {strength} rewrite ({BUDGETS[strength]}), "
+        f"{time.perf_counter() - t0:.0f} s" + (f", guards off: {', '.join(relax)}" if relax else "")
     ]
     for picker, texts in finals.items():
         acc = {k: 100 * v for k, v in accuracy(attackers, texts, authors).items()}
@@ -568,6 +569,12 @@ def main() -> int:
         action="store_true",
         help="with --guarded: the model's window candidates join the pool",
     )
+    parser.add_argument("--strength", default="strong", choices=("medium", "strong"), help="with --guarded")
+    parser.add_argument(
+        "--budget",
+        default="",
+        help="with --guarded: try another budget for --strength, MAX_CHANGE,EDITS_PER_100_WORDS (e.g. 0.08,4)",
+    )
     parser.add_argument(
         "--relax", default="", help="with --guarded, diagnosis only: guards to switch off (fluency,markers)"
     )
@@ -586,6 +593,9 @@ def main() -> int:
             if key in fields:
                 fields[key] = int(fields[key])  # type: ignore[arg-type]
         identify.PROFILE = replace(identify.PROFILE, **fields)  # type: ignore[arg-type]
+    if args.budget:
+        share, per_100 = (float(v) for v in args.budget.split(","))
+        BUDGETS[args.strength] = Budget(share, per_100)
     if args.floor is not None:
         identify.Z_FLOOR = args.floor
     if args.linked_weight is not None:
@@ -611,6 +621,7 @@ def main() -> int:
                 relax,
                 args.rivals_as,
                 args.llm_windows,
+                args.strength,
             )
             print("\n".join(lines), flush=True)
             continue

@@ -49,7 +49,7 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--llm-windows",
         action="store_true",
-        help="strong: add the language model's window rewrites to the edit search's pool "
+        help="medium/strong: add the language model's window rewrites to the edit search's pool "
         "(off by default; the setting that compares rewriting models)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the changed sentences sampled to read")

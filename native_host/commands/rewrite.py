@@ -28,8 +28,8 @@ def register(subparsers) -> None:
         "--strength",
         choices=("light", "medium", "strong"),
         default="medium",
-        help="light: surface markers only (no model); medium: paraphrase sentences carrying markers; "
-        "strong: paraphrase everything (default: medium)",
+        help="light: surface markers only (no model); medium: edits chosen to hide your style, at most 8%% "
+        "of the words; strong: the same search with a budget of 25%% of the words (default: medium)",
     )
     parser.add_argument("--keep", action="append", default=[], metavar="TERM", help="a term to keep verbatim")
     parser.add_argument("--candidates", type=int, default=3, help="candidates per window (default 3)")

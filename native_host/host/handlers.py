@@ -404,7 +404,7 @@ def _is_identify_error(exc: Exception) -> bool:
 
 
 def _with_identifiability(reply: dict[str, Any], original: str) -> dict[str, Any]:
-    """The pipeline reports identifiability where its search ran (strong); the other paths get it here,
+    """The pipeline reports identifiability where its search ran (medium, strong); the other paths get it here,
     so every `rewrite` reply carries both figures (PROTOCOL.md)."""
     if reply.get("identifiability_before") is None:
         reply["identifiability_before"] = _identifiability(original)

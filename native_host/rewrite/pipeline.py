@@ -1,12 +1,18 @@
-"""rewrite(text, options): analyze → neutralize → LLM candidates per window → guards → best → neutralize.
+"""rewrite(text, options): analyze → neutralize → (medium, strong) edit search, or LLM windows → result.
 
-    text ─► analyze ─► neutralize ─► windows (sentences; medium: only those still carrying markers)
-                                        │ per window: prompt ─► N candidates (greedy + sampled)
-                                        │   strip wrappers ─► neutralize ─► guards (chatter, length,
-                                        │   protected tokens, no new markers, meaning) ─► score ─► best
-                                        │   (none passes: the neutralized window, with the reasons)
-                                        ▼
-                          reassemble (order, layout kept) ─► final neutralize ─► result
+    text ─► analyze ─► neutralize ─┬─► light: done (surface markers only, no model)
+                                   │
+                                   ├─► medium / strong: span edits proposed (edits/) and picked by the
+                                   │   identifiability search (search.py) within the strength's budget
+                                   │   (search.BUDGETS), under every guard; LLM windows join its pool
+                                   │   only when asked (`llm_windows`)
+                                   │
+                                   └─► `search=False` (the pre-search pipeline) or no identifiability
+                                       model: windows (sentences; medium: only those still carrying
+                                       markers) ─► N candidates per window (greedy + sampled) ─► strip
+                                       wrappers ─► neutralize ─► guards (chatter, length, protected
+                                       tokens, no new markers, meaning) ─► best ─► reassemble
+                                       (order, layout kept) ─► final neutralize
 
 Model problems (absent, corrupt, failing mid-run) never raise: the result falls back to the
 neutralizer and says why in `reason`.
@@ -31,6 +37,8 @@ from native_host.rewrite import guards, models, prompt
 from native_host.rewrite.windows import Piece, Window, group_windows, split_pieces
 
 STRENGTHS = ("light", "medium", "strong")
+# The strengths that run the identifiability search; each has a budget in search.BUDGETS.
+SEARCH_STRENGTHS = ("medium", "strong")
 # Sampled candidates: warm enough to vary, cool enough to stay on topic for a small model.
 SAMPLE_TEMPERATURE = 0.7
 MAX_NEW_TOKENS = 160  # per window; windows are ≤ 40 words (~60 tokens) unless one sentence is longer
@@ -48,7 +56,7 @@ ProgressFn = Callable[[dict], None]
 
 @dataclass(frozen=True)
 class RewriteOptions:
-    strength: str = "medium"  # light | medium | strong
+    strength: str = "medium"  # light: neutralizer only; medium / strong: the search, small / large budget
     target: Any = None  # native_host.style Target; None = the neutralizer's default style
     protected_terms: tuple[str, ...] = ()
     candidates: int = 3  # 1 greedy + (n-1) sampled
@@ -57,14 +65,14 @@ class RewriteOptions:
     min_similarity: float = guards.MIN_SIMILARITY
     max_new_tokens: int = MAX_NEW_TOKENS
     seed: int = 0
-    # strong: the identifiability model the search minimizes. None = your stored samples (`fantasma
+    # medium / strong: the identifiability model the search minimizes. None = your stored samples (`fantasma
     # profile add`), typicality when there are none; the eval passes one trained on an author's texts.
     identifiability: Any = None
-    # strong: LLM window candidates join the search's edit pool. Off by default: on the default model
+    # medium / strong: LLM window candidates join the search's edit pool. Off by default: on the default model
     # about 1 window in 5 passes the guards, and generating them costs more than the 2 s per 100 words
     # budget on 2 cores (docs/anonymization.md)
     llm_windows: bool = False
-    search: bool = True  # strong: False = the pre-search pipeline (each window's best LLM candidate)
+    search: bool = True  # medium / strong: False = the pre-search pipeline (each window's best LLM candidate)
 
     def __post_init__(self) -> None:
         if self.strength not in STRENGTHS:
@@ -114,9 +122,9 @@ class RewriteResult:
     windows: list[WindowOutcome] = field(default_factory=list)
     protected_keep_rate: float = 1.0
     cancelled: bool = False
-    identifiability_before: dict | None = None  # IdentifiabilityReport.to_json() (strong)
+    identifiability_before: dict | None = None  # IdentifiabilityReport.to_json() (medium/strong)
     identifiability_after: dict | None = None
-    search: dict | None = None  # strong: the edits the search applied and what the guards rejected
+    search: dict | None = None  # medium/strong: the edits the search applied and what the guards rejected
 
     def to_json(self) -> dict:
         return {
@@ -356,9 +364,8 @@ def rewrite(
 
     pieces = split_pieces(neutral)
     windows = group_windows(pieces, _selected_pieces(pieces, neutral, options.strength))
-    strong = options.strength == "strong"
     ident = None
-    if strong and options.search:
+    if options.strength in SEARCH_STRENGTHS and options.search:
         ident, ident_problem = _identifiability(options)
         if ident is None:
             notes.append(f"identifiability unavailable, so no edit search: {ident_problem}")
@@ -384,7 +391,7 @@ def rewrite(
         if cancel is not None and cancel.is_set():
             cancelled = True
             break
-        share = 0.6 if ident is not None else 0.85  # strong leaves the rest of the bar to the search
+        share = 0.6 if ident is not None else 0.85  # the search takes the rest of the bar
         progress("rewrite", 0.1 + share * k / len(windows), f"rewriting part {k + 1} of {len(windows)}")
         if engine_failure:
             outcome = WindowOutcome(k, window.text, window.text, "neutralizer", engine_failure)
@@ -461,7 +468,8 @@ def _search_and_finish(
     finish: Callable[..., RewriteResult],
     notes: list[str],
 ) -> RewriteResult:
-    """strong: the identifiability search over rule edits and the LLM windows' passing candidates."""
+    """medium / strong: the identifiability search over rule edits and the LLM windows' passing
+    candidates, within the strength's budget."""
     from native_host.rewrite import search as search_mod
 
     style = _style()
@@ -493,7 +501,7 @@ def _search_and_finish(
         propose,
         ident,
         checks,
-        search_mod.BUDGETS["strong"],
+        search_mod.BUDGETS[options.strength],
         extra=windows_as_edits,
         cancel=cancel,
     )

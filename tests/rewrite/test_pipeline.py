@@ -7,6 +7,7 @@ model problems fall back to the neutralizer with the reason, never an exception.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import threading
 
@@ -90,8 +91,40 @@ def test_progress_and_medium_strength(rewrite_model_dir, embedder_model_dir):
     assert stages[0] == "analyze" and stages[-1] == "done" and "rewrite" in stages
     fractions = [e["fraction"] for e in events]
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
-    # medium leaves marker-free sentences to the neutralizer: the plain second paragraph is untouched
-    assert "The budget was approved on Monday. The next review is in March." in result.text
+    # medium asks the model only about sentences still carrying markers: the plain second paragraph
+    # gets no window (the search may still edit it, within medium's budget)
+    assert result.windows and all("budget" not in w.source for w in result.windows)
+    assert result.search is not None
+
+
+def test_medium_searches_within_its_smaller_budget(rewrite_model_dir, embedder_model_dir):
+    from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+    from native_host.rewrite import search
+    from native_host.rewrite.embedder import Embedder
+
+    split = split_corpus(find_corpus("federalist", load_manifest()), 3, 2, 2)
+    text = split.test[0].text
+    neutral = _neutralized(text)
+    n_words = guards.word_count(neutral)
+    runs = {
+        strength: rewrite(
+            text, _options(rewrite_model_dir, embedder_model_dir, strength=strength, llm_windows=False)
+        )
+        for strength in ("medium", "strong")
+    }
+    medium, strong = runs["medium"], runs["strong"]
+    for result in (medium, strong):
+        assert result.search is not None and result.identifiability_after is not None
+        assert result.search["objective_after"] <= result.search["objective_before"]
+        assert guards.check_facts(result.text, neutral).ok
+        assert result.protected_keep_rate == 1.0
+        assert Embedder(embedder_model_dir).document_similarity(neutral, result.text) >= guards.MIN_SIMILARITY
+    budget = search.BUDGETS["medium"]
+    assert medium.search["applied"], "medium applied no edit to a Federalist paper"
+    assert medium.search["words_changed"] <= max(1, math.floor(budget.max_change * n_words))
+    assert len(medium.search["applied"]) <= max(1, math.ceil(budget.edits_per_100_words * n_words / 100))
+    # the larger budget is used: strong changes more of this text than medium may
+    assert strong.search["words_changed"] > medium.search["words_changed"]
 
 
 def test_light_strength_needs_no_model():
