@@ -4,8 +4,10 @@
     .venv/bin/python bench/bench_anonymization.py --speed [--texts 4]
 
 `--speed`: seconds per 100 words of `strong` (the identifiability search, with and without LLM
-windows) next to the pre-search `strong` pipeline (LLM windows only) in the same run, on the same
-texts, so machine load affects all alike. The goal is `strong` ≤ 2 s per 100 words on 2 cores.
+windows) and of `medium` (the same search, a smaller budget; before 2026-12-02 LLM paraphrases of the
+sentences carrying markers, still there as `search=False`) next to the pre-search `strong` pipeline (LLM
+windows only) in the same run, on the same texts, so machine load affects all alike. The goal is
+`strong` ≤ 2 s per 100 words on 2 cores.
 
 Uses the installed default model (run `fantasma setup` first); without it the rewrite falls back to
 the neutralizer and the numbers say so. For the full run see README "How anonymous is it?".
@@ -84,6 +86,10 @@ def speed(n_texts: int, candidates: int) -> int:
         "strong (search only, no LLM windows)": RewriteOptions(
             strength="strong", candidates=candidates, llm_windows=False
         ),
+        "medium before the search (marker sentences)": RewriteOptions(
+            strength="medium", candidates=candidates, search=False
+        ),
+        "medium (search only, the default)": RewriteOptions(strength="medium", candidates=candidates),
     }
     rewrite(texts[0][:200], RewriteOptions(strength="strong", candidates=candidates))  # load models once
     results = {}

@@ -232,9 +232,15 @@ NUMBER_WORDS = frozenset(
 NEGATIONS = frozenset("not no never nobody nothing none nowhere neither nor without cannot".split())
 # Words that bound a claim in time or scope: "they rebranded it (again)" is not "they rebranded it".
 SCOPE_WORDS = frozenset("again always only still already ever almost nearly".split())
-# Hedges turn a claim into an opinion; dropping one states the opinion as fact.
+# Scope words that say the same thing count as one word, so the edit pool's own alternations (almost /
+# nearly, only / merely, again / once more) pass; before 2026-12-02 the guard reverted every one of
+# them (docs/anonymization.md, "medium").
+SCOPE_SAME = {"nearly": "almost", "merely": "only"}
+_SCOPE_PHRASES = re.compile(r"\bonce (?:more|again)\b")  # = "again"
+# Hedges turn a claim into an opinion; dropping one states the opinion as fact. "may" hedges as "might"
+# does ("it may be" = "it might be"); its permission sense ("you may go") is kept by every edit alike.
 HEDGE_WORDS = frozenset(
-    "maybe perhaps probably possibly apparently arguably seemingly presumably likely unlikely might".split()
+    "maybe perhaps probably possibly apparently arguably seemingly presumably likely unlikely might may".split()
 )
 _HEDGE_PHRASES = re.compile(
     r"\b(?:in my (?:opinion|view)|i (?:think|believe|guess|feel|suppose|reckon)|it seems|seems to)\b"
@@ -270,13 +276,13 @@ def fact_words(text: str) -> tuple[Counter[str], int, int]:
     """(number and scope words with counts, number of negations, number of hedges) in `text`."""
     words: Counter[str] = Counter()
     negations = 0
-    lower = text.lower()
+    lower = _SCOPE_PHRASES.sub("again", text.lower())
     hedges = len(_HEDGE_PHRASES.findall(lower))
     for word in _WORD.findall(lower):
         if word.endswith(("n't", "n’t")) or word in NEGATIONS:
             negations += 1
-        elif word in NUMBER_WORDS or word in SCOPE_WORDS:
-            words[word] += 1
+        elif word in NUMBER_WORDS or word in SCOPE_WORDS or word in SCOPE_SAME:
+            words[SCOPE_SAME.get(word, word)] += 1
         elif word in HEDGE_WORDS:
             hedges += 1
     return words, negations, hedges

@@ -341,3 +341,34 @@ def test_facts_reject_a_change_of_the_people_referred_to(candidate, source, why)
 )
 def test_facts_accept_the_same_people_said_another_way(candidate, source):
     assert guards.check_facts(candidate, source).ok
+
+
+@pytest.mark.parametrize(
+    "candidate, source",
+    [
+        # the edit pool's own alternations of scope words and hedges say the same thing
+        ("It was nearly dark when we left.", "It was almost dark when we left."),
+        ("She merely smiled at him.", "She only smiled at him."),
+        ("He read the letter once more.", "He read the letter again."),
+        ("He read the letter again.", "He read the letter once again."),
+        ("It may be too late.", "It might be too late."),
+    ],
+)
+def test_facts_accept_scope_words_and_hedges_said_another_way(candidate, source):
+    assert guards.check_facts(candidate, source).ok
+
+
+@pytest.mark.parametrize(
+    "candidate, source, why",
+    [
+        # ... but a scope word or hedge lost or swapped for another kind is still refused
+        ("It was dark when we left.", "It was nearly dark when we left.", "lost 'almost'"),
+        ("She always smiled at him.", "She merely smiled at him.", "added 'always'"),
+        ("He read the letter once.", "He read the letter once more.", "lost 'again'"),
+        ("It is too late.", "It may be too late.", "hedges changed: 1 -> 0"),
+        ("She still smiled at him.", "She only smiled at him.", "lost 'only'"),
+    ],
+)
+def test_facts_still_refuse_scope_words_and_hedges_lost(candidate, source, why):
+    verdict = guards.check_facts(candidate, source)
+    assert not verdict.ok and why in verdict.detail, verdict
