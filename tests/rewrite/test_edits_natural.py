@@ -140,6 +140,9 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
         ("He swore it was not mine, and he'd, but I'll not repeat his language.", "he'd. But"),
         # "from this point" points back
         ("From this point, we may travel on to the lakes.", "From the point"),
+        # "under the influence" is the idiom for drunk (2026-12-02 medium eval sample)
+        ("It might be under this influence that Kenyon threw in a criticism.", "under the influence"),
+        ("He left under this impression, and said nothing more.", "under the impression"),
         # the 79b0907 runs' failures (anon-natural2): consequence (importance), country (countryside),
         # multiplication (increase in number), detailed (set out in detail), "So that" of result
         (
