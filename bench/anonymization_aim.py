@@ -406,6 +406,7 @@ def guarded_run(
     rivals_as: str = "named",
     llm_windows: bool = False,
     strength: str = "strong",
+    by_rule: bool = False,
 ) -> list[str]:
     """The real `strong` (or `medium`) rewrite (every guard, the budget, both passes) aimed twice: by the eval's
     `--profile` surrogate and by the attackers themselves. If the attackers' own aim does much better
@@ -417,6 +418,9 @@ def guarded_run(
         check = {"fluency": "check_fluency", "markers": "check_no_new_markers"}[guard]
         setattr(guards, check, lambda *args, guard=guard, **kwargs: guards.passed(guard))
 
+    reverted: Counter[tuple[str, str]] = Counter()
+    if by_rule:
+        _log_reverted_rules(reverted)
     split, attackers, test, scale = eval_slice(spec, test_chunks, train_chunks)
     surrogates = bench_surrogates(spec, split, rivals, rivals_as)
     options = EvalOptions(strength=strength, profile=True, llm_windows=llm_windows)
@@ -450,7 +454,46 @@ def guarded_run(
             why = ", ".join(f"{g} {n}" for g, n in rejected[picker].most_common())
             changed = f"  words changed per chunk {np.mean(words[picker]):.1f}; rejected: {why}"
         lines.append(f"    aim {picker:<10} " + "  ".join(f"{k} {v:5.1f}" for k, v in acc.items()) + changed)
+    if by_rule:
+        lines.append("    reverted edits by guard and rule (both aims), the 25 commonest:")
+        lines += [f"      {guard:<8} {rule:<36} {n}" for (guard, rule), n in reverted.most_common(25)]
     return lines
+
+
+def _log_reverted_rules(log: Counter[tuple[str, str]]) -> None:
+    """Diagnosis only: count every edit the search reverts by (guard, rule), wrapping the search's own
+    fluency screen and round check (the same verdicts; nothing else changes)."""
+    from native_host.rewrite import search
+
+    screen, verify = search._Search._screen_fluency, search._Search._verify_round
+
+    def screen_logged(self: Any, todo: list[Any]) -> set[int]:
+        failed = screen(self, todo)
+        log.update(("fluency", x.edit.rule) for x in todo if id(x) in failed)
+        return failed
+
+    def verify_logged(self: Any, chosen: list[Any]) -> int:
+        new = {id(c) for c in chosen}
+        touched = [cl for cl in self._clusters() if any(id(m) in new for m in cl[2])]  # as verify sees them
+        verdicts: list[Any] = []
+        real = self.checks.verify
+
+        def captured(items: Any) -> Any:
+            verdicts.extend(real(items))
+            return verdicts
+
+        self.checks.verify = captured
+        try:
+            failed = verify(self, chosen)
+        finally:
+            del self.checks.verify  # the class's method again
+        for (_, _, members), verdict in zip(touched, verdicts, strict=True):
+            if not verdict.ok:
+                log.update((verdict.guard, m.edit.rule) for m in members if id(m) in new)
+        return int(failed)
+
+    search._Search._screen_fluency = screen_logged  # type: ignore[method-assign]
+    search._Search._verify_round = verify_logged  # type: ignore[method-assign]
 
 
 def summarize(fig: CorpusFigures) -> list[str]:
@@ -571,6 +614,9 @@ def main() -> int:
     )
     parser.add_argument("--strength", default="strong", choices=("medium", "strong"), help="with --guarded")
     parser.add_argument(
+        "--by-rule", action="store_true", help="with --guarded: count the reverted edits by guard and rule"
+    )
+    parser.add_argument(
         "--budget",
         default="",
         help="with --guarded: try another budget for --strength, MAX_CHANGE,EDITS_PER_100_WORDS (e.g. 0.08,4)",
@@ -622,6 +668,7 @@ def main() -> int:
                 args.rivals_as,
                 args.llm_windows,
                 args.strength,
+                args.by_rule,
             )
             print("\n".join(lines), flush=True)
             continue

@@ -242,8 +242,11 @@ _SCOPE_PHRASES = re.compile(r"\bonce (?:more|again)\b")  # = "again"
 HEDGE_WORDS = frozenset(
     "maybe perhaps probably possibly apparently arguably seemingly presumably likely unlikely might may".split()
 )
+# "seems to be" and "appears to be" hedge alike (the lexicon's seems -> appears); a bare "appears to"
+# may be a coming into view ("appears to the crowd") and does not count
 _HEDGE_PHRASES = re.compile(
-    r"\b(?:in my (?:opinion|view)|i (?:think|believe|guess|feel|suppose|reckon)|it seems|seems to)\b"
+    r"\b(?:in my (?:opinion|view)|i (?:think|believe|guess|feel|suppose|reckon)|it seems|it appears"
+    r"|(?:seems?|seemed|appears?|appeared) to (?:be|have)|seems to)\b"
 )
 
 

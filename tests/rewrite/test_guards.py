@@ -352,6 +352,8 @@ def test_facts_accept_the_same_people_said_another_way(candidate, source):
         ("He read the letter once more.", "He read the letter again."),
         ("He read the letter again.", "He read the letter once again."),
         ("It may be too late.", "It might be too late."),
+        ("The plan appears to be sound.", "The plan seems to be sound."),
+        ("It appears that nobody came.", "It seems that nobody came."),
     ],
 )
 def test_facts_accept_scope_words_and_hedges_said_another_way(candidate, source):
@@ -367,6 +369,7 @@ def test_facts_accept_scope_words_and_hedges_said_another_way(candidate, source)
         ("He read the letter once.", "He read the letter once more.", "lost 'again'"),
         ("It is too late.", "It may be too late.", "hedges changed: 1 -> 0"),
         ("She still smiled at him.", "She only smiled at him.", "lost 'only'"),
+        ("The plan is sound.", "The plan appears to be sound.", "hedges changed: 1 -> 0"),
     ],
 )
 def test_facts_still_refuse_scope_words_and_hedges_lost(candidate, source, why):
