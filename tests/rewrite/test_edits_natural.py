@@ -189,6 +189,9 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
         ("They looked upon his regulations as the established laws of honorable housekeeping.", "honest"),
         # a synonym already standing next to the word
         ("Such organs do not belong to coarse, vulgar forms; they are fair.", "coarse, coarse"),
+        # the 0d69288 eval's strong sample: regret is no sorrow, keen air is not "penetrating"
+        ("They devote their whole life to misery and vain regret.", "vain sorrow"),
+        ("The flower grew in a high, keen atmosphere.", "penetrating atmosphere"),
     ],
 )
 def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
