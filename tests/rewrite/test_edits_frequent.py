@@ -386,9 +386,12 @@ def test_fourth_batch_must_not(text: str, forbidden: str) -> None:
 def test_optional_commas_need_no_language_model_check() -> None:
     # the fluency guard passed 0 of 7 of these in a sample although every one read naturally: a
     # punctuation choice is not what a 135M model's log-probability can judge
-    text = "The order was given to belay the head braces, and the men waited in silence."
+    text = "The order was given to belay the head braces, and we waited in silence."
     drops = [e for e in propose(text) if e.rule == "comma:coordinated-drop"]
     assert drops and not any(e.needs_lm_check for e in drops)
+    # a noun subject after "and" keeps its comma: "the head braces and the men" would read as one phrase
+    text = "The order was given to belay the head braces, and the men waited in silence."
+    assert not [e for e in propose(text) if e.rule == "comma:coordinated-drop"]
     text = "In this case, we must wait for the others."
     drops = [e for e in propose(text) if e.rule == "comma:intro-drop"]
     assert drops and not any(e.needs_lm_check for e in drops)

@@ -191,6 +191,13 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
         ("Such organs do not belong to coarse, vulgar forms; they are fair.", "coarse, coarse"),
         # the 0d69288 eval's strong sample: regret is no sorrow, keen air is not "penetrating"
         ("They devote their whole life to misery and vain regret.", "vain sorrow"),
+        ("It was a beverage in the skilful mixture of which he prided himself.", "adept mixture"),
+        # a dropped comma before "and" + a noun subject makes a garden path (the 3c23f4f --rivals sample)
+        (
+            "Dwellings had risen close to the hill's foot, and the meadow that lay on the other side of "
+            "the road had been cultivated.",
+            "foot and the meadow",
+        ),
         ("The flower grew in a high, keen atmosphere.", "penetrating atmosphere"),
     ],
 )

@@ -156,8 +156,11 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
             if m.group(1) == "; " and head.lower() in _SUBJECTS:
                 # "X; it rained." -> "X, and it rained."
                 out.append(Edit(start, end, ", and " + head, FAMILY, "semicolon->and", True))
-            if m.group(1).startswith(",") and conj in ("and", "but"):
+            if m.group(1).startswith(",") and (conj == "but" or (conj == "and" and sure)):
                 # The comma before a coordinated clause is optional: "X, and he left" -> "X and he left".
+                # Not before a noun subject after "and": "risen close to the foot of the hill and the
+                # meadow … had been cultivated" reads as one noun phrase (a garden path; read twice
+                # in the evals' samples, 8a165b9 and 3c23f4f).
                 cs = s + m.start()
                 out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:coordinated-drop", False))
 
