@@ -427,6 +427,7 @@ def guarded_run(
     finals: dict[str, list[str]] = {"original": [c.text for c in test], **{a: [] for a in aims}}
     words: dict[str, list[int]] = {a: [] for a in aims}
     rejected: dict[str, Counter[str]] = {a: Counter() for a in aims}
+    families: dict[str, Counter[str]] = {a: Counter() for a in aims}
     t0 = time.perf_counter()
     for i, chunk in enumerate(test):
 
@@ -441,6 +442,7 @@ def guarded_run(
             found = getattr(result, "search", None) or {}
             words[picker].append(int(found.get("words_changed", 0)))
             rejected[picker].update(found.get("rejected", {}))
+            families[picker].update(a["family"] for a in found.get("applied", []))
         print(f"  {spec}: chunk {i + 1}/{len(test)} ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
     authors = [c.author for c in test]
     lines = [
@@ -452,7 +454,8 @@ def guarded_run(
         changed = ""
         if picker in words:
             why = ", ".join(f"{g} {n}" for g, n in rejected[picker].most_common())
-            changed = f"  words changed per chunk {np.mean(words[picker]):.1f}; rejected: {why}"
+            applied = ", ".join(f"{f} {n}" for f, n in families[picker].most_common())
+            changed = f"  words changed per chunk {np.mean(words[picker]):.1f}; applied: {applied}; rejected: {why}"
         lines.append(f"    aim {picker:<10} " + "  ".join(f"{k} {v:5.1f}" for k, v in acc.items()) + changed)
     if by_rule:
         lines.append("    reverted edits by guard and rule (both aims), the 25 commonest:")
