@@ -455,7 +455,9 @@ def guarded_run(
         if picker in words:
             why = ", ".join(f"{g} {n}" for g, n in rejected[picker].most_common())
             applied = ", ".join(f"{f} {n}" for f, n in families[picker].most_common())
-            changed = f"  words changed per chunk {np.mean(words[picker]):.1f}; applied: {applied}; rejected: {why}"
+            changed = (
+                f"  words changed per chunk {np.mean(words[picker]):.1f}; applied: {applied}; rejected: {why}"
+            )
         lines.append(f"    aim {picker:<10} " + "  ".join(f"{k} {v:5.1f}" for k, v in acc.items()) + changed)
     if by_rule:
         lines.append("    reverted edits by guard and rule (both aims), the 25 commonest:")
