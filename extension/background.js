@@ -262,6 +262,10 @@ function handlePanelMessage(message, sender) {
       const params = message.rival == null ? { text: message.text } : { text: message.text, rival: message.rival };
       return host.request("profile.add", params, { timeoutMs: 60_000 });
     }
+    case "settings.get": // the host's own settings (options page, host-settings.js)
+      return host.request("settings.get", {});
+    case "settings.set":
+      return host.request("settings.set", { settings: message.settings });
     case "lastRewrite":
       return recallLastRewrite();
     case "notify":

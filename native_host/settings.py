@@ -1,8 +1,9 @@
 """User settings, one JSON file at `native_host.paths.settings_path()`.
 
 One table (`SETTINGS`) names every key with its default and validator; PROTOCOL.md's settings table
-mirrors it. Writes are atomic and private (`paths.write_private`: 0600, fsync, rename) so a crash
-never leaves half a file.
+mirrors it, and says which request params override which key. The host reads the file at the start of
+every job (`load_settings`), so a `settings.set` applies from the next job on. Writes are atomic and
+private (`paths.write_private`: 0600, fsync, rename) so a crash never leaves half a file.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from native_host import paths
 log = logging.getLogger(__name__)
 
 STRENGTHS = ("light", "medium", "strong")
+# What an identifiability report (and a rewrite's reason) says when `use_profile` is off.
+PROFILE_OFF = "the profile is off (use_profile); scored by typicality, without your profile or samples"
 
 
 class SettingsError(ValueError):
@@ -85,6 +88,11 @@ def load_settings() -> dict[str, Any]:
             if setting is not None and setting.check(value):
                 merged[key] = value
     return merged
+
+
+def merge_terms(*lists: Any) -> tuple[str, ...]:
+    """Protected terms from several sources (the settings' first, then the request's), each once."""
+    return tuple(dict.fromkeys(term for terms in lists for term in terms))
 
 
 def update_settings(changes: Any) -> dict[str, Any]:

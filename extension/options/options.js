@@ -2,6 +2,7 @@
 // per-site auto-rewrite list, the writing profile (profile.js) and the people a reader might suspect
 // (rivals.js).
 import { loadSettings, saveSettings } from "../settings.js";
+import { initHostSettings } from "./host-settings.js";
 import { initProfile } from "./profile.js";
 import { initRivals, renderRivals } from "./rivals.js";
 
@@ -74,3 +75,4 @@ async function init() {
 init();
 initRivals();
 initProfile({ onRivals: renderRivals });
+initHostSettings();

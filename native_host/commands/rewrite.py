@@ -1,4 +1,8 @@
-"""`fantasma rewrite [FILE|-] [--strength light|medium|strong] [--json]`: remove the markers, keep the meaning."""
+"""`fantasma rewrite [FILE|-] [--strength light|medium|strong] [--json]`: remove the markers, keep the meaning.
+
+What the command line leaves out comes from the host's settings (PROTOCOL.md, "How the settings apply"),
+so the CLI and the browser rewrite alike: the default strength and candidates, the protected terms (added
+to --keep), use_profile and threads."""
 
 from __future__ import annotations
 
@@ -27,12 +31,24 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--strength",
         choices=("light", "medium", "strong"),
-        default="medium",
+        default=None,
         help="light: surface markers only (no model); medium: edits chosen to hide your style, at most 8%% "
-        "of the words; strong: the same search with a budget of 25%% of the words (default: medium)",
+        "of the words; strong: the same search with a budget of 25%% of the words (default: the "
+        "default_strength setting, medium unless changed)",
     )
-    parser.add_argument("--keep", action="append", default=[], metavar="TERM", help="a term to keep verbatim")
-    parser.add_argument("--candidates", type=int, default=3, help="candidates per window (default 3)")
+    parser.add_argument(
+        "--keep",
+        action="append",
+        default=[],
+        metavar="TERM",
+        help="a term to keep verbatim (with those of the protected_terms setting)",
+    )
+    parser.add_argument(
+        "--candidates",
+        type=int,
+        default=None,
+        help="candidates per window (default: the candidates setting, 3 unless changed)",
+    )
     parser.add_argument("--model-dir", type=Path, default=None, help="model dir (default: the installed one)")
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -41,14 +57,18 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     text = read_text(args.source)
+    from native_host import settings
     from native_host.rewrite import RewriteOptions, rewrite
 
+    conf = settings.load_settings()
     try:
         options = RewriteOptions(
-            strength=args.strength,
-            protected_terms=tuple(args.keep),
-            candidates=args.candidates,
+            strength=args.strength or conf["default_strength"],
+            protected_terms=settings.merge_terms(conf["protected_terms"], args.keep),
+            candidates=conf["candidates"] if args.candidates is None else args.candidates,
             model_dir=args.model_dir,
+            use_profile=conf["use_profile"],
+            threads=conf["threads"],
         )
     except ValueError as exc:
         print(f"fantasma rewrite: {exc}", file=sys.stderr)
@@ -66,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     result = rewrite(text, options, on_progress=show_progress)
     if not args.quiet and sys.stderr.isatty():
         print("\r" + " " * 80 + "\r", end="", file=sys.stderr)
-    reply = with_identifiability(result.to_json(), text)
+    reply = with_identifiability(result.to_json(), text, options.use_profile)
     if args.json:
         print(json.dumps(reply, ensure_ascii=False, indent=2))
         return 0
@@ -83,13 +103,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def with_identifiability(reply: dict, original: str) -> dict:
+def with_identifiability(reply: dict, original: str, use_profile: bool = True) -> dict:
     """The result with identifiability_before/after: the pipeline's own, else scored here against the
-    saved samples (typicality without them)."""
+    saved samples (typicality without them, or when `use_profile` is off: then they are not read)."""
     if reply.get("identifiability_before") is not None and reply.get("identifiability_after") is not None:
         return reply
-    before, _ = _identifiability.score(original)
-    after, _ = _identifiability.score(reply["text"])
+    before, _ = _identifiability.score(original, use_profile)
+    after, _ = _identifiability.score(reply["text"], use_profile)
+    if not use_profile:
+        from native_host.settings import PROFILE_OFF
+
+        for report in (before, after):
+            if report is not None:
+                report["message"] = PROFILE_OFF
     return {**reply, "identifiability_before": before, "identifiability_after": after}
 
 

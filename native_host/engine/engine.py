@@ -196,6 +196,11 @@ class Engine:
         }
         return engine
 
+    @property
+    def threads(self) -> int:
+        """The intra-op thread count the onnxruntime session runs with, as the session reports it."""
+        return int(self.runner.session.get_session_options().intra_op_num_threads)
+
     @staticmethod
     def prepare(model_dir: Path, *, threads: int | None = None) -> dict[str, Any]:
         """Run the op check and the load-time checks for a freshly exported model dir and store their

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
 
-from native_host import __version__
+from native_host import __version__, settings
 from native_host.host import framing, schema
 from native_host.host.errors import ErrorCode, ProtocolError
 
@@ -144,10 +144,16 @@ def analyze(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     from native_host import style
 
     text = schema.text(params)
-    use_profile = schema.boolean(params, "use_profile", default=True)
+    conf = _settings()
+    use_profile = schema.boolean(params, "use_profile", default=conf["use_profile"])
+    # Off by the setting (not by this request): the report says so, the user may have forgotten it.
+    note = "" if "use_profile" in params else _profile_off_note(use_profile)
     ctx.progress("analyze", None, "")
     profile = _load_profile() if use_profile else None
-    return {**style.analyze(text, profile).to_json(), "identifiability": _identifiability(text, use_profile)}
+    return {
+        **style.analyze(text, profile).to_json(),
+        "identifiability": _identifiability(text, use_profile, note),
+    }
 
 
 def neutralize(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
@@ -155,8 +161,9 @@ def neutralize(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
     text = schema.text(params)
     target = target_from_json(schema.obj(params, "target"))
+    terms = tuple(_settings()["protected_terms"])
     ctx.progress("neutralize", None, "")
-    new_text, edits = style.neutralize(text, target, check_cancelled=ctx.check_cancelled)
+    new_text, edits = style.neutralize(text, target, terms, check_cancelled=ctx.check_cancelled)
     return {"text": new_text, "edits": [edit.to_json() for edit in edits]}
 
 
@@ -164,16 +171,25 @@ def rewrite(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     text = schema.text(params)
     raw = schema.obj(params, "options") or {}
     where = "params.options"
-    strength = schema.choice(raw, "strength", "medium", STRENGTHS, where)
+    conf = _settings()  # what the request leaves out (PROTOCOL.md, settings)
+    strength = schema.choice(raw, "strength", conf["default_strength"], STRENGTHS, where)
     target = target_from_json(schema.obj(raw, "target", where))
-    protected_terms = schema.string_list(raw, "protected_terms", where)
-    chosen: dict[str, Any] = {"strength": strength, "target": target, "protected_terms": protected_terms}
-    if "candidates" in raw:  # absent: the pipeline's own default
-        chosen["candidates"] = schema.integer(raw, "candidates", 3, 1, 8, where)
+    protected_terms = settings.merge_terms(
+        conf["protected_terms"], schema.string_list(raw, "protected_terms", where)
+    )
+    candidates = schema.integer(raw, "candidates", conf["candidates"], 1, 8, where)
+    use_profile = bool(conf["use_profile"])
     module, reason = rewrite_module()
     if module is None:
-        return _rewrite_by_neutralizer(text, target, protected_terms, ctx, reason)
-    options = module.RewriteOptions(**chosen)
+        return _rewrite_by_neutralizer(text, target, protected_terms, ctx, reason, use_profile)
+    options = module.RewriteOptions(
+        strength=strength,
+        target=target,
+        protected_terms=protected_terms,
+        candidates=candidates,
+        use_profile=use_profile,
+        threads=conf["threads"],
+    )
     try:
         result = module.rewrite(text, options, on_progress=ctx.forward_progress, cancel=ctx.cancel)
     except Exception as exc:
@@ -181,7 +197,7 @@ def rewrite(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
             raise ProtocolError(ErrorCode.model_unavailable, str(exc) or type(exc).__name__) from exc
         raise
     ctx.check_cancelled()
-    return _with_identifiability(result.to_json(), text)
+    return _with_identifiability(result.to_json(), text, use_profile)
 
 
 def cancel(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
@@ -240,14 +256,10 @@ def profile_clear(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def settings_get(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    from native_host import settings
-
     return {"settings": settings.load_settings()}
 
 
 def settings_set(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    from native_host import settings
-
     try:
         return {"settings": settings.update_settings(params.get("settings"))}
     except settings.SettingsError as exc:
@@ -323,7 +335,7 @@ def target_from_json(value: dict[str, Any] | None) -> Any:
 
 
 def _rewrite_by_neutralizer(
-    text: str, target: Any, protected_terms: tuple[str, ...], ctx: Context, reason: str
+    text: str, target: Any, protected_terms: tuple[str, ...], ctx: Context, reason: str, use_profile: bool
 ) -> dict[str, Any]:
     """The `rewrite` reply shape, served by the rule-based neutralizer (no LLM installed)."""
     from native_host import style
@@ -346,8 +358,8 @@ def _rewrite_by_neutralizer(
         "path": "neutralizer",
         "reason": reason,
         "timings": {"total_ms": round((time.perf_counter() - started) * 1000, 1)},
-        "identifiability_before": _identifiability(text),
-        "identifiability_after": _identifiability(new_text),
+        "identifiability_before": _identifiability(text, use_profile, _profile_off_note(use_profile)),
+        "identifiability_after": _identifiability(new_text, use_profile, _profile_off_note(use_profile)),
     }
 
 
@@ -385,13 +397,26 @@ def _load_profile(strict: bool = False) -> Any:
         return None
 
 
-def _identifiability(text: str, use_samples: bool = True) -> dict[str, Any] | None:
+def _settings() -> dict[str, Any]:
+    """The user's settings, read per job: a `settings.set` applies from the next job on."""
+    return settings.load_settings()
+
+
+def _profile_off_note(use_profile: bool) -> str:
+    return "" if use_profile else settings.PROFILE_OFF
+
+
+def _identifiability(text: str, use_samples: bool = True, note: str = "") -> dict[str, Any] | None:
     """IdentifiabilityReport.to_json() against the stored writing samples (typicality without them,
-    or when `use_samples` is off); None, logged, when there is no population data to score against."""
+    or when `use_samples` is off: then the samples and rivals are not read, and `note` becomes the
+    report's message); None, logged, when there is no population data to score against."""
     try:
         from native_host.style.identify import Identifiability
 
-        return Identifiability.load("stored" if use_samples else None).score(text).to_json()
+        report = Identifiability.load("stored" if use_samples else None).score(text).to_json()
+        if not use_samples and note:
+            report["message"] = note
+        return report
     except Exception as exc:  # a figure for the user, never a reason to lose the rewrite itself
         log.warning("identifiability unavailable: %s", exc, exc_info=not _is_identify_error(exc))
         return None
@@ -403,13 +428,14 @@ def _is_identify_error(exc: Exception) -> bool:
     return isinstance(exc, IdentifyError)
 
 
-def _with_identifiability(reply: dict[str, Any], original: str) -> dict[str, Any]:
+def _with_identifiability(reply: dict[str, Any], original: str, use_profile: bool) -> dict[str, Any]:
     """The pipeline reports identifiability where its search ran (medium, strong); the other paths get it here,
     so every `rewrite` reply carries both figures (PROTOCOL.md)."""
+    note = _profile_off_note(use_profile)
     if reply.get("identifiability_before") is None:
-        reply["identifiability_before"] = _identifiability(original)
+        reply["identifiability_before"] = _identifiability(original, use_profile, note)
     if reply.get("identifiability_after") is None:
-        reply["identifiability_after"] = _identifiability(reply["text"])
+        reply["identifiability_after"] = _identifiability(reply["text"], use_profile, note)
     return reply
 
 

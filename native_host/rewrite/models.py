@@ -1,8 +1,10 @@
 """Process-wide, thread-safe cache of the generation engine and the embedder, kept warm.
 
-Loading is lazy (first rewrite that needs a model) and happens once per model dir; a failed load is
-remembered with its reason (so every later request falls back quickly) until the files change.
-`model_status()` reports the state for the host's `hello` without loading anything.
+Loading is lazy (first rewrite that needs a model) and happens once per model dir and thread count (the
+`threads` setting): asked for with another count, the model is loaded again and the old session dropped.
+A failed load is remembered with its reason (so every later request falls back quickly) until the files
+or the thread count change. `model_status()` reports the state for the host's `hello` without loading
+anything.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class _Slot:
     reason: str = ""
     value: Any = None
     files_stamp: tuple = ()
+    threads: int | None = None  # what the value was loaded with (None = automatic)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -62,25 +65,27 @@ def _installed(kind: str, directory: Path) -> bool:
     return all((directory / name).exists() for name in _required_files(kind))
 
 
-def _load(kind: str, directory: Path) -> Any:
+def _load(kind: str, directory: Path, threads: int | None) -> Any:
     if kind == "engine":
         from native_host.engine import Engine
 
-        return Engine.load(directory)
+        return Engine.load(directory, threads=threads)
     from native_host.rewrite.embedder import Embedder
 
-    return Embedder(directory)
+    return Embedder(directory, threads=threads)
 
 
-def _get(kind: str, directory: Path) -> Any:
+def _get(kind: str, directory: Path, threads: int | None = None) -> Any:
     directory = Path(directory)
     slot = _slot(kind, directory)
     with slot.lock:  # one loader per dir; others wait, then share the result
         stamp = _stamp(kind, directory)
-        if slot.state == READY and slot.files_stamp == stamp:
+        same = slot.files_stamp == stamp and slot.threads == threads
+        if slot.state == READY and same:
             return slot.value
-        if slot.state == ERROR and slot.files_stamp == stamp:
+        if slot.state == ERROR and same:
             raise ModelUnavailable(slot.reason)
+        slot.value, slot.threads = None, threads  # the old session goes before the new one is built
         if not _installed(kind, directory):
             slot.state, slot.value = NOT_INSTALLED, None
             what = "language model" if kind == "engine" else "meaning embedder"
@@ -89,7 +94,7 @@ def _get(kind: str, directory: Path) -> Any:
             raise ModelUnavailable(slot.reason)
         slot.state, slot.reason = LOADING, ""
         try:
-            slot.value = _load(kind, directory)
+            slot.value = _load(kind, directory, threads)
         except Exception as exc:  # any load failure is a reason to fall back, never a crash
             slot.state, slot.value = ERROR, None
             slot.reason = f"cannot load {kind} from {directory}: {type(exc).__name__}: {exc}"
@@ -99,14 +104,16 @@ def _get(kind: str, directory: Path) -> Any:
         return slot.value
 
 
-def get_engine(model_dir: Path | None = None) -> Any:
-    """The warm `native_host.engine.Engine` for model_dir (default model when None)."""
-    return _get("engine", Path(model_dir) if model_dir else paths.default_model_dir())
+def get_engine(model_dir: Path | None = None, threads: int | None = None) -> Any:
+    """The warm `native_host.engine.Engine` for model_dir (default model when None), its session on
+    `threads` intra-op threads (None = one per physical core); reloaded when `threads` changes."""
+    return _get("engine", Path(model_dir) if model_dir else paths.default_model_dir(), threads)
 
 
-def get_embedder(embedder_dir: Path | None = None) -> Any:
-    """The warm `Embedder` for embedder_dir (default embedder when None)."""
-    return _get("embedder", Path(embedder_dir) if embedder_dir else paths.embedder_dir())
+def get_embedder(embedder_dir: Path | None = None, threads: int | None = None) -> Any:
+    """The warm `Embedder` for embedder_dir (default embedder when None), on `threads` intra-op threads
+    (None = onnxruntime's default); reloaded when `threads` changes."""
+    return _get("embedder", Path(embedder_dir) if embedder_dir else paths.embedder_dir(), threads)
 
 
 def _status(kind: str, directory: Path) -> dict:
@@ -118,14 +125,17 @@ def _status(kind: str, directory: Path) -> dict:
         state = AVAILABLE if _installed(kind, directory) else NOT_INSTALLED
         if state == NOT_INSTALLED:
             reason = "not installed; run: fantasma setup"
-    out = {"state": state, "dir": str(directory)}
+    out: dict[str, Any] = {"state": state, "dir": str(directory)}
     if reason:
         out["reason"] = reason
+    threads = getattr(slot.value, "threads", None) if state == READY else None
+    if isinstance(threads, int):
+        out["threads"] = threads  # as the loaded session reports it
     return out
 
 
 def model_status(model_dir: Path | None = None, embedder_dir: Path | None = None) -> dict:
-    """{state: not_installed|available|loading|ready|error, reason?, dir, embedder: {...}}.
+    """{state: not_installed|available|loading|ready|error, reason?, dir, threads?, embedder: {...}}.
 
     The top-level state is the language model's; the rewrite needs both, so an unusable embedder
     turns an otherwise usable model into `error` with the embedder's reason.

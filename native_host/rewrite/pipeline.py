@@ -35,6 +35,7 @@ from typing import Any
 
 from native_host.rewrite import guards, models, prompt
 from native_host.rewrite.windows import Piece, Window, group_windows, split_pieces
+from native_host.settings import PROFILE_OFF
 
 STRENGTHS = ("light", "medium", "strong")
 # The strengths that run the identifiability search; each has a budget in search.BUDGETS.
@@ -73,6 +74,10 @@ class RewriteOptions:
     # budget on 2 cores (docs/anonymization.md)
     llm_windows: bool = False
     search: bool = True  # medium / strong: False = the pre-search pipeline (each window's best LLM candidate)
+    # False: your profile, samples and rivals are not read; the search minimizes typicality (the host's
+    # `use_profile` setting). An `identifiability` given above is used either way.
+    use_profile: bool = True
+    threads: int | None = None  # intra-op threads of the model sessions; None = one per physical core
 
     def __post_init__(self) -> None:
         if self.strength not in STRENGTHS:
@@ -96,6 +101,7 @@ class WindowOutcome:
     similarity: float | None = None
     rejected: list[str] = field(default_factory=list)  # one line per rejected candidate
     passing: list[str] = field(default_factory=list)  # every candidate that passed the guards, best first
+    candidates: int = 0  # how many the model generated for this window
 
     def to_json(self) -> dict:
         return {
@@ -104,6 +110,7 @@ class WindowOutcome:
             "reason": self.reason,
             "similarity": self.similarity,
             "rejected": self.rejected,
+            "candidates": self.candidates,
         }
 
 
@@ -308,7 +315,7 @@ def rewrite(
 
     notes: list[str] = []  # said in `reason` next to the outcome
     progress("analyze", 0.0, "finding the markers in the text")
-    report_before = style.analyze(text, _load_profile())
+    report_before = style.analyze(text, _load_profile() if options.use_profile else None)
     if early := stopped():
         return early
     try:  # a cancel stops a long text's first neutralize between steps; stopped() below answers
@@ -354,8 +361,8 @@ def rewrite(
     progress("load", 0.05, "loading the language model")
     t = time.perf_counter()
     try:
-        engine = models.get_engine(options.model_dir)
-        embedder = models.get_embedder(options.embedder_dir)
+        engine = models.get_engine(options.model_dir, threads=options.threads)
+        embedder = models.get_embedder(options.embedder_dir, threads=options.threads)
     except models.ModelUnavailable as exc:
         return finish(neutral, "neutralizer", f"model unavailable, used the neutralizer: {exc}", [])
     timings["load_s"] = time.perf_counter() - t
@@ -439,9 +446,13 @@ def _identifiability(options: RewriteOptions) -> tuple[Any, str]:
     if options.identifiability is not None:
         return options.identifiability, ""
     try:
-        return Identifiability.load("stored"), ""
+        if options.use_profile:
+            return Identifiability.load("stored"), ""
+        ident = Identifiability.load(None)  # typicality: nothing of yours is read
     except IdentifyError as exc:
         return None, str(exc)
+    ident.message = PROFILE_OFF
+    return ident, ""
 
 
 def _proposals(neutral: str, protected: list[tuple[int, int]]) -> tuple[list[Any], str]:
@@ -698,9 +709,9 @@ def _rewrite_window(
 
     if best is None:
         reason = rejected[0] if rejected else "the model produced no candidate"
-        return WindowOutcome(index, source, source, "neutralizer", reason, None, rejected)
+        return WindowOutcome(index, source, source, "neutralizer", reason, None, rejected, [], len(results))
     ranked = [c for _, c in sorted(passing, key=lambda p: -p[0])]
-    return WindowOutcome(index, source, best[1], "llm", "", round(best[2], 4), rejected, ranked)
+    return WindowOutcome(index, source, best[1], "llm", "", round(best[2], 4), rejected, ranked, len(results))
 
 
 def _warm_prefix(engine: Any) -> None:
