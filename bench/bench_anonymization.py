@@ -3,14 +3,18 @@
     .venv/bin/python bench/bench_anonymization.py [--strength strong] [--corpora brontes] [--chunks 3]
     .venv/bin/python bench/bench_anonymization.py --speed [--texts 4]
 
+Default mode: the eval's three authorship attackers on the original test chunks against the rewritten
+ones (a small slice of the setting in docs/results.md), with each attacker's advantage over chance before
+and after. Goal: every attacker at least 20 points below its accuracy on the original text.
+
 `--speed`: seconds per 100 words of `strong` (the identifiability search, with and without LLM
-windows) and of `medium` (the same search, a smaller budget; before 2026-12-02 LLM paraphrases of the
-sentences carrying markers, still there as `search=False`) next to the pre-search `strong` pipeline (LLM
-windows only) in the same run, on the same texts, so machine load affects all alike. The goal is
-`strong` ≤ 2 s per 100 words on 2 cores.
+windows) and of `medium` (the same search, a smaller budget), against the pre-search pipelines
+(`search=False`: `strong` paraphrases every window with the model, `medium` only the sentences carrying
+markers) in the same run, on the same texts, so machine load affects all alike. Goal: `strong` ≤ 2 s per
+100 words on 2 cores.
 
 Uses the installed default model (run `fantasma setup` first); without it the rewrite falls back to
-the neutralizer and the numbers say so. For the full run see README "How anonymous is it?".
+the neutralizer and the numbers say so. The full eval and the current figures: docs/results.md.
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ rows, one position per pass), interleaved, best of N.
 
 Uses the model `fantasma setup` installed; without one, exports the default into a temporary dir.
 Speculation and prefix reuse are off here: this measures the plain forward pass (bench_speculative.py
-measures the speed features).
+measures the speed features). Goal: no engine change lowers these figures (the current ones are in
+docs/results.md), and `Engine.score` in one call keeps up with the hand-written pass per sentence (the
+padded batch is the alternative it replaced).
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ by round so load from other processes hits them alike; best and median of `--rou
 - `warm`: the checks read from the per-user cache (every start after the first for this model);
 - `REV` (with --against): the engine of that git revision of this repository (a temporary worktree).
 Per step (from `Engine.load_timings`): session (graph optimization + weight prepacking, + the op check
-when cold), checks, tokenizer (read in parallel with the session since this change).
+when cold), checks, tokenizer (read in parallel with the session).
+Goal: a warm start pays nothing for the checks and is not slower than REV (the start-up a user waits for
+on the first rewrite of a browser session; current figures in docs/results.md).
 """
 
 from __future__ import annotations

@@ -33,6 +33,10 @@ FANTASMA_LLAMACPP_PYTHON variable; the current interpreter is used when it can i
 The checkpoint is converted with the matching llama.cpp source's `convert_hf_to_gguf.py --no-mtp`
 (the sdist is fetched once with that venv's pip into bench/out/) and quantized to Q4_0 with
 `llama_model_quantize`; both cached. Without it the peer is skipped with a message.
+
+Goals: prefill >= 1.0x both peers at 128 and 512 tokens, decode not slower than onnxruntime-genai's nor
+than `--against` the previous engine, start-up <= llama.cpp's, end to end >= 1.1x llama.cpp, peak RSS
+<= 1.1x genai's. Current figures: docs/results.md.
 """
 
 from __future__ import annotations

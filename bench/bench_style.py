@@ -3,7 +3,8 @@
 100,000 words. Prints words/second, the median for 1,000 words (goal: analyze < 30 ms) and the
 100k/1k per-word cost ratio (1.0 = perfectly linear). Then neutralize on chat-like text (single
 newlines: one paragraph, the case that was quadratic) at 32 KiB and 1 MiB, with its per-character
-cost ratio (goal: < 2).
+cost ratio (goal: < 2). No peer: the figures are compared run to run (current ones in
+docs/results.md).
 
 Usage: .venv/bin/python bench/bench_style.py [--chunks 100]
 """

@@ -2,7 +2,9 @@
 
     .venv/bin/python bench/fuzz_host.py [--frames 100000]
 
-The test suite runs the same driver with ~2,000 frames (tests/host/test_fuzz_host.py).
+Measures the host against random input (valid, invalid and truncated frames, unknown types, bad
+params): crashes, `internal_error` replies and non-frame bytes on stdout. Goal: all three zero. The test
+suite runs the same driver with ~2,000 frames (tests/host/test_fuzz_host.py).
 """
 
 from __future__ import annotations

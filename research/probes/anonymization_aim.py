@@ -1,6 +1,6 @@
 """Does the surrogate aim where the eval's attackers look? A fast diagnostic for issue 10.
 
-    PYTHONPATH=. python bench/anonymization_aim.py [--corpora federalist] [--test-chunks 4]
+    python research/probes/anonymization_aim.py [--corpora federalist] [--test-chunks 4]
 
 For each corpus: the eval's split (`split_corpus`, 10 test chunks per author, 30 training chunks), the
 eval's three attackers trained exactly as `fantasma eval` trains them, and the `--profile` surrogate
@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository root
 sys.path.insert(0, str(ROOT))
 
 from native_host.eval.attackers import ATTACKERS, function_word_features, words  # noqa: E402

@@ -1,22 +1,23 @@
 """Synthetic peers for issue 10's aim (a negative result, kept so it can be rerun): the default model
 continues each author's own training chunks, and the continuations serve as the surrogate's rivals.
 
-    .venv/bin/python bench/anonymization_synthetic_peers.py brontes,problemC:5 2 2 OUT.json
-    # then: bench/anonymization_aim.py with rival_texts patched to return {"peers": OUT[corpus/author]}
+    .venv/bin/python research/probes/anonymization_synthetic_peers.py brontes,problemC:5 2 2 OUT.json
+    # then: research/probes/anonymization_aim.py with rival_texts patched to return {"peers": OUT[corpus/author]}
 
 Arguments: corpora (as `fantasma eval`), prompts per training chunk (40 words from an evenly spaced
 sentence), sampled continuations per prompt (120 tokens, temperature 1.0, top-p 0.95, top-k 50; cut
 where a 3-word sequence repeats, then at the last full sentence; pieces of >= 15 words joined into
-~250-word chunks). Needs `fantasma setup`. docs/anonymization.md "Who must the surrogate know?".
+~250-word chunks). Needs `fantasma setup`. research/log/anonymization.md "Who must the surrogate know?".
 """
 
+import argparse
 import json
 import re
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root
 from native_host.engine import Engine, GenerationOptions
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 from native_host.eval.run import parse_corpus_spec, training_texts
@@ -42,8 +43,14 @@ def clean(text: str) -> str:
 
 
 def main() -> None:
-    specs = sys.argv[1].split(",")
-    positions, samples, out = int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("corpora", help="comma-separated, as `fantasma eval --corpora` (NAME or NAME:N)")
+    parser.add_argument("positions", type=int, help="prompts per training chunk")
+    parser.add_argument("samples", type=int, help="sampled continuations per prompt")
+    parser.add_argument("out", type=Path, help="JSON file {corpus/author: [chunks]}; resumed when it exists")
+    args = parser.parse_args()
+    specs = args.corpora.split(",")
+    positions, samples, out = args.positions, args.samples, args.out
     engine = Engine.load(MODEL)
     result = json.loads(out.read_text()) if out.exists() else {}
     for spec in specs:
@@ -95,4 +102,5 @@ def main() -> None:
             )
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -15,9 +15,9 @@ Two questions, per corpus, on the eval's own split (`split_corpus(corpus, author
 The attackers are trained exactly as the eval trains them and are never changed here. Rules must be
 designed from the training chunks (`--chunks train`); the test chunks are for measuring.
 
-    PYTHONPATH=. python bench/anonymization_headroom.py oracle federalist,brontes,problemC:5
-    PYTHONPATH=. python bench/anonymization_headroom.py mfw federalist --top 40 --chunks train
-    PYTHONPATH=. python bench/anonymization_headroom.py floor federalist,brontes,problemC:5
+    python research/probes/anonymization_headroom.py oracle federalist,brontes,problemC:5
+    python research/probes/anonymization_headroom.py mfw federalist --top 40 --chunks train
+    python research/probes/anonymization_headroom.py floor federalist,brontes,problemC:5
 """
 
 from __future__ import annotations
@@ -29,9 +29,12 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root
 
 from native_host.eval.attackers import ATTACKERS, Attacker, CosineDeltaAttacker, function_word_features, words
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus

