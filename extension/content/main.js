@@ -52,6 +52,7 @@ async function insertFromComposer(text) {
   } catch (error) {
     return { error: { code: error?.code ?? "edit_failed", message: error?.message ?? String(error) } };
   }
+  fantasma.fieldChanged(field); // a markers panel open on the field described the old text
   // Text the extension wrote and read back: auto-rewrite sends it as it is.
   fantasma.approveField?.(field);
   return { ok: true };

@@ -1,6 +1,8 @@
-// In-page UI: a progress pill, a message bar (errors, blocked posts), the marker overlay and the preview
-// dialog. All of it lives in one closed shadow root per document: page CSS cannot restyle it and page
-// scripts cannot read it or press its buttons.
+// In-page UI: a progress pill, a message bar (errors, blocked posts), the identifiability card, the marker
+// overlay and the preview dialog. All of it lives in one closed shadow root per document: page CSS cannot
+// restyle it and page scripts cannot read it or press its buttons. At most one box is shown per document
+// (a new one replaces the old), it is placed where it leaves the field and the controls next to it (the
+// send button among them) clear, and Escape or a click outside closes it.
 "use strict";
 
 const UI_CSS = `
@@ -45,6 +47,7 @@ function uiRoot(doc) {
     // Where the body is the editor (TinyMCE's iframe, designMode), a child of it would become the user's text.
     (doc.body && !doc.body.isContentEditable ? doc.body : doc.documentElement).append(host);
     uiRoots.set(doc, root);
+    uiListen(doc);
   }
   return root;
 }
@@ -58,13 +61,191 @@ function onUserClick(button, run) {
   });
 }
 
-function placeNear(box, field, below = true) {
-  const rect = field.getBoundingClientRect();
-  const view = field.ownerDocument.defaultView;
-  box.style.left = `${Math.max(4, Math.min(rect.left, view.innerWidth - 300))}px`;
-  const top = below ? rect.bottom + 4 : rect.top - 30;
-  box.style.top = `${Math.max(4, Math.min(top, view.innerHeight - 40))}px`;
+// ---- one box per document, placed clear of the field's controls -----------------------------------
+
+/** What the user can press next to a field: the send button, other buttons, the form's other fields. */
+const UI_CONTROLS = 'button, input:not([type="hidden" i]), select, textarea, [role="button"], a[href], [contenteditable=""], [contenteditable="true"]';
+const UI_NEAR_PX = 200; // controls this close to the field belong to it (a send button below or beside it)
+const UI_GAP = 6;
+const UI_MARGIN = 4;
+
+/** The box shown in each document: {box, field, kind, onClose, sticky}. */
+const uiShown = new WeakMap();
+
+function uiGapBetween(a, b) {
+  const dx = Math.max(0, a.left - b.right, b.left - a.right);
+  const dy = Math.max(0, a.top - b.bottom, b.top - a.bottom);
+  return Math.hypot(dx, dy);
 }
+
+function uiOverlap(a, b) {
+  const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+  const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+function uiVisibleRect(el) {
+  const r = el.getBoundingClientRect();
+  if (r.width < 1 || r.height < 1) return null;
+  if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return null;
+  return r;
+}
+
+/** The field's rectangle and those of the controls that belong with it: its form's, and any within UI_NEAR_PX. */
+function uiKeepClear(field) {
+  const fieldRect = field.getBoundingClientRect();
+  const controls = [];
+  const taken = new Set([field]);
+  const add = (node) => {
+    if (taken.has(node) || field.contains(node)) return;
+    taken.add(node);
+    const r = uiVisibleRect(node);
+    if (r) controls.push(r);
+  };
+  const form = field.form ?? field.closest?.("form");
+  if (form) for (const node of form.elements) add(node);
+  for (const root of new Set([field.getRootNode(), field.ownerDocument])) {
+    let looked = 0;
+    for (const node of root.querySelectorAll?.(UI_CONTROLS) ?? []) {
+      if (++looked > 500) break; // a huge page: the nearest controls come first in most layouts anyway
+      if (uiGapBetween(node.getBoundingClientRect(), fieldRect) <= UI_NEAR_PX) add(node);
+    }
+  }
+  return { fieldRect, controls };
+}
+
+/**
+ * Puts a fixed box below, above, right or left of the field and its controls, the first place where it
+ * covers none of them and fits the window; a panel too tall for any of them gets the tallest free band
+ * (it scrolls inside). If nothing fits, the place that covers least wins, a control counting far more
+ * than the field's own text.
+ */
+function uiPlace(box, field) {
+  const view = field.ownerDocument.defaultView;
+  const vw = view.innerWidth;
+  const vh = view.innerHeight;
+  box.style.maxWidth = `${Math.max(120, Math.min(560, vw - 2 * UI_MARGIN))}px`;
+  box.style.maxHeight = "";
+  const { fieldRect, controls } = uiKeepClear(field);
+  const zone = { left: fieldRect.left, top: fieldRect.top, right: fieldRect.right, bottom: fieldRect.bottom };
+  for (const r of controls) {
+    zone.left = Math.min(zone.left, r.left);
+    zone.top = Math.min(zone.top, r.top);
+    zone.right = Math.max(zone.right, r.right);
+    zone.bottom = Math.max(zone.bottom, r.bottom);
+  }
+  const below = vh - UI_MARGIN - (zone.bottom + UI_GAP);
+  const above = zone.top - UI_GAP - UI_MARGIN;
+  let { width: w, height: h } = box.getBoundingClientRect();
+  if (box.classList.contains("panel") && h > Math.max(below, above) && Math.max(below, above) >= 120) {
+    box.style.maxHeight = `${Math.floor(Math.max(below, above))}px`;
+    ({ width: w, height: h } = box.getBoundingClientRect());
+  }
+  const clampX = (x) => Math.max(UI_MARGIN, Math.min(x, vw - w - UI_MARGIN));
+  const clampY = (y) => Math.max(UI_MARGIN, Math.min(y, vh - h - UI_MARGIN));
+  const spots = [
+    { x: clampX(fieldRect.left), y: zone.bottom + UI_GAP },
+    { x: clampX(fieldRect.left), y: zone.top - UI_GAP - h },
+    { x: zone.right + UI_GAP, y: clampY(fieldRect.top) },
+    { x: zone.left - UI_GAP - w, y: clampY(fieldRect.top) },
+  ];
+  const cost = ({ x, y }) => {
+    const r = { left: x, top: y, right: x + w, bottom: y + h };
+    const outside = x < 0 || y < 0 || r.right > vw || r.bottom > vh;
+    return (outside ? 1e9 : 0) + controls.reduce((sum, c) => sum + 1000 * uiOverlap(r, c), 0) + uiOverlap(r, fieldRect);
+  };
+  let best = spots.find((spot) => cost(spot) === 0);
+  if (!best) {
+    const inside = spots.map(({ x, y }) => ({ x: clampX(x), y: clampY(y) }));
+    best = inside.reduce((a, b) => (cost(b) < cost(a) ? b : a));
+  }
+  box.style.left = `${Math.round(best.x)}px`;
+  box.style.top = `${Math.round(best.y)}px`;
+}
+
+/**
+ * Shows `box` for `field` as the document's one box: the one shown before is closed (its onClose runs,
+ * e.g. a preview counts as cancelled). `sticky` boxes (the progress pill) ignore Escape and outside clicks.
+ */
+function uiShow(box, field, { onClose = () => {}, sticky = false } = {}) {
+  const doc = field.ownerDocument;
+  uiClose(doc);
+  uiRoot(doc).append(box);
+  uiShown.set(doc, { box, field, kind: box.dataset.fantasma, onClose, sticky });
+  uiPlace(box, field);
+  return box;
+}
+
+/** Closes the document's box (only `box`, when given: a box closing itself after another replaced it is a no-op). */
+function uiClose(doc, box = null) {
+  const current = uiShown.get(doc);
+  if (!current || (box && current.box !== box)) {
+    box?.remove();
+    return;
+  }
+  uiShown.delete(doc);
+  current.box.remove();
+  current.onClose();
+}
+
+const uiListening = new WeakSet();
+/** Escape and a click outside close the box; the field changing closes a markers panel; scrolling moves the box. */
+function uiListen(doc) {
+  const view = doc.defaultView;
+  if (!view || uiListening.has(doc)) return;
+  uiListening.add(doc);
+  view.addEventListener(
+    "keydown",
+    (event) => {
+      const current = uiShown.get(doc);
+      if (event.key !== "Escape" || !event.isTrusted || !current || current.sticky) return;
+      uiClose(doc);
+      event.stopPropagation(); // the Escape closed our box; the page does not also act on it
+    },
+    true,
+  );
+  view.addEventListener(
+    "pointerdown",
+    (event) => {
+      const current = uiShown.get(doc);
+      if (!event.isTrusted || !current || current.sticky) return;
+      const host = uiRoots.get(doc)?.host;
+      if (host && event.composedPath().includes(host)) return;
+      uiClose(doc);
+    },
+    true,
+  );
+  view.addEventListener(
+    "input",
+    (event) => {
+      const current = uiShown.get(doc);
+      if (!current) return;
+      const target = event.composedPath()[0];
+      if (target !== current.field && !current.field.contains(target)) return;
+      if (current.kind === "markers") uiClose(doc); // the markers described the text before this edit
+      else uiPlace(current.box, current.field); // the field may have grown
+    },
+    true,
+  );
+  let queued = false;
+  const replace = () => {
+    if (queued) return;
+    queued = true;
+    view.requestAnimationFrame(() => {
+      queued = false;
+      const current = uiShown.get(doc);
+      if (current?.field.isConnected) uiPlace(current.box, current.field);
+    });
+  };
+  view.addEventListener("scroll", replace, { capture: true, passive: true });
+  view.addEventListener("resize", replace, { passive: true });
+}
+
+/** The field's text changed under a markers panel (a rewrite, the composer's Insert): the panel is stale. */
+fantasma.fieldChanged = function fieldChanged(field) {
+  const current = uiShown.get(field.ownerDocument);
+  if (current?.kind === "markers" && current.field === field) uiClose(field.ownerDocument);
+};
 
 function el(doc, tag, props = {}, children = []) {
   const node = doc.createElement(tag);
@@ -73,23 +254,21 @@ function el(doc, tag, props = {}, children = []) {
   return node;
 }
 
-/** A small "Anonymizing… 40%" pill at the field's corner, fed by the host's progress events. */
+/** A small "Anonymizing… 40%" pill beside the field, fed by the host's progress events. */
 fantasma.showIndicator = function showIndicator(field) {
   const doc = field.ownerDocument;
   const pill = el(doc, "div", { className: "box pill", role: "status" });
   pill.dataset.fantasma = "indicator";
   pill.textContent = fantasma.t("rewriting");
-  uiRoot(doc).append(pill);
-  const rect = field.getBoundingClientRect();
-  pill.style.left = `${Math.max(4, rect.right - 140)}px`;
-  pill.style.top = `${Math.max(4, rect.bottom - 26)}px`;
+  uiShow(pill, field, { sticky: true }); // a markers panel open on the field is about to be stale: it goes
   return {
     update(progress) {
       const pct = typeof progress?.fraction === "number" ? ` ${Math.round(progress.fraction * 100)}%` : "";
       const stage = progress?.message ?? progress?.stage ?? "";
       pill.textContent = `${fantasma.t("rewriting")}${pct}${stage ? ` · ${stage}` : ""}`;
+      if (pill.isConnected) uiPlace(pill, field);
     },
-    remove: () => pill.remove(),
+    remove: () => uiClose(doc, pill),
   };
 };
 
@@ -100,8 +279,6 @@ fantasma.showIndicator = function showIndicator(field) {
  */
 fantasma.showMessage = function showMessage(field, { text, kind = "error", actions = [] }) {
   const doc = field.ownerDocument;
-  const root = uiRoot(doc);
-  root.querySelector('[data-fantasma="message"]')?.remove();
   const bar = el(doc, "div", { className: `box bar ${kind}`, role: "alert" });
   bar.dataset.fantasma = "message";
   bar.append(el(doc, "span", { textContent: text }));
@@ -109,35 +286,32 @@ fantasma.showMessage = function showMessage(field, { text, kind = "error", actio
   for (const action of all) {
     const button = el(doc, "button", { textContent: action.label, className: action.primary ? "primary" : "" });
     onUserClick(button, () => {
-      bar.remove();
+      uiClose(doc, bar);
       action.run();
     });
     bar.append(button);
   }
-  root.append(bar);
-  placeNear(bar, field);
-  return bar;
+  return uiShow(bar, field);
 };
 
 /**
- * After a rewrite: the host's identifiability figure in words ("identifiability 0.82 → 0.41 · still linked
- * by char3"), in a small box under the field that goes away by itself.
+ * After a rewrite: a markers panel open on the field is closed (its markers described the old text), and
+ * the host's identifiability figure in words ("identifiability 0.82 → 0.41 · still linked by char3") is
+ * shown in a small card beside the field that goes away by itself.
  */
-fantasma.onRewritten = function showFigure(field, result) {
+fantasma.onRewritten = function onRewritten(field, result) {
+  fantasma.fieldChanged(field);
   const text = result?.identifiability?.text;
   if (!text || !field.isConnected) return;
   const doc = field.ownerDocument;
-  const root = uiRoot(doc);
-  root.querySelector('[data-fantasma="figure"]')?.remove();
   const box = el(doc, "div", { className: "box bar info", role: "status" });
   box.dataset.fantasma = "figure";
   box.append(el(doc, "span", { textContent: text }));
-  const close = el(doc, "button", { textContent: fantasma.t("dismiss") });
-  onUserClick(close, () => box.remove());
-  box.append(close);
-  root.append(box);
-  placeNear(box, field);
-  setTimeout(() => box.remove(), 12_000);
+  const dismiss = el(doc, "button", { textContent: fantasma.t("dismiss") });
+  onUserClick(dismiss, () => uiClose(doc, box));
+  box.append(dismiss);
+  uiShow(box, field);
+  setTimeout(() => uiClose(doc, box), 12_000);
 };
 
 /** A finding's highlighted ranges: its `spans`, or the finding itself when it has start/end. */
@@ -161,8 +335,6 @@ function findingReason(finding) {
  */
 fantasma.showMarkers = function showMarkers(field, text, findings) {
   const doc = field.ownerDocument;
-  const root = uiRoot(doc);
-  root.querySelector('[data-fantasma="markers"]')?.remove();
   const panel = el(doc, "div", { className: "box panel", role: "dialog" });
   panel.dataset.fantasma = "markers";
   panel.append(el(doc, "h2", { textContent: `${fantasma.t("menuMarkers")} (${findings.length})` }));
@@ -189,24 +361,15 @@ fantasma.showMarkers = function showMarkers(field, text, findings) {
     list.append(el(doc, "li", {}, [family, why ? ` — ${why}` : ""]));
   }
   panel.append(list);
-  const close = el(doc, "button", { textContent: fantasma.t("dismiss") });
-  onUserClick(close, () => panel.remove());
-  panel.append(el(doc, "div", { className: "row" }, [close]));
-  root.append(panel);
-  placeNear(panel, field);
-  const onKey = (e) => {
-    if (e.key !== "Escape") return;
-    panel.remove();
-    doc.removeEventListener("keydown", onKey, true);
-  };
-  doc.addEventListener("keydown", onKey, true);
-  return panel;
+  const dismiss = el(doc, "button", { textContent: fantasma.t("dismiss") });
+  onUserClick(dismiss, () => uiClose(doc, panel));
+  panel.append(el(doc, "div", { className: "row" }, [dismiss]));
+  return uiShow(panel, field); // Escape, a click outside or the field changing closes it
 };
 
 /** Shows original and rewrite; resolves true on Apply, false on Cancel. */
 fantasma.confirmPreview = function confirmPreview(field, original, rewritten) {
   const doc = field.ownerDocument;
-  const root = uiRoot(doc);
   const panel = el(doc, "div", { className: "box panel", role: "dialog" });
   panel.dataset.fantasma = "preview";
   panel.append(
@@ -215,13 +378,13 @@ fantasma.confirmPreview = function confirmPreview(field, original, rewritten) {
     el(doc, "div", { className: "text diff-new", textContent: rewritten }),
   );
   return new Promise((resolve) => {
+    let answer = false; // closed any other way (Escape, a click outside, another box): cancelled
     const apply = el(doc, "button", { textContent: fantasma.t("apply"), className: "primary" });
     const cancel = el(doc, "button", { textContent: fantasma.t("cancel") });
-    onUserClick(apply, () => (panel.remove(), resolve(true)));
-    onUserClick(cancel, () => (panel.remove(), resolve(false)));
+    onUserClick(apply, () => ((answer = true), uiClose(doc, panel)));
+    onUserClick(cancel, () => uiClose(doc, panel));
     panel.append(el(doc, "div", { className: "row" }, [cancel, apply]));
-    root.append(panel);
-    placeNear(panel, field);
+    uiShow(panel, field, { onClose: () => resolve(answer) });
   });
 };
 

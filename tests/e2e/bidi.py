@@ -153,17 +153,26 @@ PREFS = {
 
 
 class Firefox:
-    """firefox-esr --headless with a fresh profile; `bidi` is a session on its BiDi endpoint."""
+    """firefox-esr --headless with a fresh profile; `bidi` is a session on its BiDi endpoint. With
+    `headless=False` it opens a real window on `env`'s DISPLAY (the real-key tests run it under Xvfb)."""
 
-    def __init__(self, executable: str, profile: Path, home: Path, prefs: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        executable: str,
+        profile: Path,
+        home: Path,
+        prefs: dict[str, Any],
+        headless: bool = True,
+        env: dict[str, str] | None = None,
+    ) -> None:
         profile.mkdir(parents=True, exist_ok=True)
         lines = [f"user_pref({json.dumps(k)}, {json.dumps(v)});" for k, v in {**PREFS, **prefs}.items()]
         (profile / "user.js").write_text("\n".join(lines) + "\n")
-        env = {**os.environ, "HOME": str(home), "MOZ_CRASHREPORTER_DISABLE": "1"}
+        env = {**os.environ, **(env or {}), "HOME": str(home), "MOZ_CRASHREPORTER_DISABLE": "1"}
         self.proc = subprocess.Popen(
             [
                 executable,
-                "--headless",
+                *(["--headless"] if headless else []),
                 "--remote-debugging-port=0",
                 "--remote-allow-system-access",
                 "--no-remote",

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -45,13 +47,17 @@ def register_host(manifest_dir: Path, browser_form: str, fantasma_home: Path) ->
     return write_host_manifest(manifest_dir, browser_form, launcher)
 
 
-def launch(pw: Playwright, user_data_dir: Path) -> BrowserContext:
+def launch(
+    pw: Playwright, user_data_dir: Path, headless: bool = True, env: dict[str, str] | None = None
+) -> BrowserContext:
+    """Chromium with the unpacked extension; headed (`headless=False`) on `env`'s DISPLAY for real keys."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run scripts/install-system-deps.sh (make test-install does)")
     return pw.chromium.launch_persistent_context(
         str(user_data_dir),
         executable_path=CHROMIUM,
-        headless=True,
+        headless=headless,
+        env={**os.environ, **env} if env else None,
         args=[
             f"--load-extension={EXTENSION_DIR}",
             f"--disable-extensions-except={EXTENSION_DIR}",
@@ -160,6 +166,50 @@ def host_request(home: Path, type_: str, params: dict, timeout: float = 120.0) -
         proc.wait(timeout=10)
 
 
+def extension_seconds(path: str, pattern: str) -> float:
+    """A duration the extension's own code sets (milliseconds, `1_000` style allowed), in seconds."""
+    source = (EXTENSION_DIR / path).read_text(encoding="utf-8")
+    match = re.search(pattern, source)
+    assert match, f"{pattern!r} not found in extension/{path}"
+    return int(match.group(1).replace("_", "")) / 1000
+
+
+# How long the extension may hold a send for its rewrite: the host request's inactivity deadline...
+REWRITE_DEADLINE_S = extension_seconds(
+    "native.js", r"TIMEOUTS_MS = Object\.freeze\(\{[^}]*?\brewrite:\s*([\d_]+)"
+)
+# ... and, once the host has answered, the most the edit may take to settle before the send is replayed
+# (waiting for the editor to see the select-all, then for the field to settle), plus the replayed
+# send's own trip to the server.
+QUIET_S = (
+    extension_seconds("content/editors/index.js", r"SELECTION_SYNC_MS\s*=\s*([\d_]+)")
+    + extension_seconds("content/editors/index.js", r"SETTLE_MAX_MS\s*=\s*([\d_]+)")
+    + 0.5
+)
+
+
+def background_work_js(background: str = "globalThis") -> str:
+    """JavaScript for what the background reports: [host requests in flight, host jobs started so far]."""
+    return f"[{background}.fantasmaBackground.host.pending.size, {background}.fantasmaBackground.stats.jobs]"
+
+
+def wait_until_settled(background_work: Callable[[], list[int]], pause: Callable[[float], None]) -> None:
+    """Waits until a wrongly released send would have reached the server, so that `posts == [...]`
+    means something. A held send is replayed only after the host answered its rewrite (or the request's
+    deadline, read from extension/native.js, ran out) and the edit settled; so this waits until the
+    background has no host request in flight and has started no new job for QUIET_S (the settle bounds
+    read from extension/content/editors/index.js), at most the rewrite deadline plus that."""
+    give_up = time.monotonic() + REWRITE_DEADLINE_S + QUIET_S
+    last = background_work()
+    quiet_since = time.monotonic()
+    while time.monotonic() - quiet_since < QUIET_S:
+        now = background_work()
+        if now[0] or now[1] != last[1]:
+            last, quiet_since = now, time.monotonic()
+        assert time.monotonic() < give_up, "host work still in flight past the extension's own deadline"
+        pause(0.1)
+
+
 class PageUi:
     """The extension's in-page UI lives in a closed shadow root: page scripts, and Playwright's selectors
     (which run as page script), cannot see into it. The tests read it through the DevTools protocol, the
@@ -196,6 +246,16 @@ class PageUi:
                 tags_of(child, out)
             return out
 
+        def elements_of(node: dict, out: list[dict]) -> list[dict]:
+            """Every element under `node`, in document order: tag, text and attributes."""
+            for child in node.get("children", []):
+                if child.get("nodeType") == 1:
+                    attrs = child.get("attributes", [])
+                    named = dict(zip(attrs[::2], attrs[1::2], strict=False))
+                    out.append({"tag": child["localName"], "text": text_of(child), "attrs": named})
+                elements_of(child, out)
+            return out
+
         def walk(node: dict, closed: bool) -> None:
             attrs = node.get("attributes", [])
             named = dict(zip(attrs[::2], attrs[1::2], strict=False))
@@ -206,6 +266,7 @@ class PageUi:
                         "text": text_of(node),
                         "buttons": buttons_of(node, []),
                         "tags": tags_of(node, {}),
+                        "elements": elements_of(node, []),
                     }
                 )
             for shadow in node.get("shadowRoots", []):
@@ -282,3 +343,26 @@ class PageUi:
                     self.page.mouse.click(x, y)
                     return
         raise AssertionError(f"no button {label!r} in a {kind!r} box: {self._boxes()}")
+
+    def click_inside(self, kind: str) -> None:
+        """A real click inside the box of this kind, near its top-left corner (its text, not a button)."""
+        root = self.cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]
+
+        def find(node: dict, closed: bool) -> int | None:
+            attrs = node.get("attributes", [])
+            if closed and dict(zip(attrs[::2], attrs[1::2], strict=False)).get("data-fantasma") == kind:
+                return node["backendNodeId"]
+            for shadow in node.get("shadowRoots", []):
+                if (found := find(shadow, closed or shadow.get("shadowRootType") == "closed")) is not None:
+                    return found
+            for child in node.get("children", []) + (
+                [node["contentDocument"]] if "contentDocument" in node else []
+            ):
+                if (found := find(child, closed)) is not None:
+                    return found
+            return None
+
+        backend_id = find(root, False)
+        assert backend_id is not None, f"no {kind!r} box shown"
+        quad = self.cdp.send("DOM.getContentQuads", {"backendNodeId": backend_id})["quads"][0]
+        self.page.mouse.click(quad[0] + 12, quad[1] + 12)
