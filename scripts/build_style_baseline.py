@@ -93,6 +93,15 @@ ASSUMED: dict[str, tuple[float, str]] = {
     "invisible.bidi": (0.02, "floor"),
     "invisible.unusual_space": (0.05, "no-break spaces appear after pasting from word processors"),
     "invisible.homoglyph": (0.01, "floor"),
+    "invisible.fullwidth": (0.01, "floor"),
+    "punctuation.ampersand": (
+        0.1,
+        "the corpora are edited prose; '&' for 'and' is common in messages and notes",
+    ),
+    "slang.elongation": (
+        0.1,
+        "the corpora are edited prose; stretched words ('sooo') are common in messages",
+    ),
 }
 
 

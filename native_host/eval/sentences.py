@@ -1,7 +1,9 @@
 """Changed sentences to read: the original next to its rewrite, a seeded random sample over all chunks.
 
 Sentences are aligned so that a split ("A, and B." → "A. B.") or a merge comes out as one pair rather
-than as unrelated halves, and a stretch of several changed sentences as one pair per sentence.
+than as unrelated halves, and a stretch of several changed sentences as one pair per sentence. A pair
+never reaches across a paragraph break: a reply is shown next to its own rewrite, not folded into the
+paragraph before it.
 """
 
 from __future__ import annotations
@@ -32,18 +34,58 @@ class ChangedSentence:
 
 
 def sentences(text: str) -> list[str]:
-    return [" ".join(p.text.split()) for p in split_pieces(text) if p.rewritable and p.text.strip()]
+    return [sentence for paragraph in paragraphs(text) for sentence in paragraph]
+
+
+def paragraphs(text: str) -> list[list[str]]:
+    """The sentences of each paragraph (a line break or code between two sentences ends one);
+    paragraphs without a sentence to read are left out."""
+    out: list[list[str]] = [[]]
+    for piece in split_pieces(text):
+        if piece.rewritable and piece.text.strip():
+            out[-1].append(" ".join(piece.text.split()))
+        elif "\n" in piece.text or (not piece.rewritable and piece.text.strip()):
+            out.append([])
+    return [p for p in out if p]
 
 
 def changed_pairs(original: str, rewritten: str) -> list[tuple[str, str]]:
     """(original sentence(s), rewritten sentence(s)) for every place the rewrite changed.
 
-    The two texts are aligned word by word (typographic quotes, apostrophes and dashes folded, edge
+    Paragraphs are paired first (in order when both texts have as many; otherwise by their words, a
+    run that differs in number becoming one unit), then the sentences inside each pair of paragraphs.
+    The two are aligned word by word (typographic quotes, apostrophes and dashes folded, edge
     punctuation ignored, each sentence end a token of its own), and every original sentence is linked
     to the rewritten sentences its words went to: a sentence split into any number of parts comes out
     as one pair with all of them, two sentences merged as one pair, and a sentence whose quote marks
     were only restyled as itself next to its rewrite (never as text dropped or "(removed)")."""
-    before, after = sentences(original), sentences(rewritten)
+    pairs = []
+    for before, after in _paired_paragraphs(paragraphs(original), paragraphs(rewritten)):
+        pairs.extend(_sentence_pairs(before, after))
+    return pairs
+
+
+def _paired_paragraphs(old: list[list[str]], new: list[list[str]]) -> list[tuple[list[str], list[str]]]:
+    """Each original paragraph with its rewrite. The rewrite keeps paragraphs (no window crosses a
+    break), so the counts match and they pair in order; when they do not, paragraphs are matched by
+    their words and a stretch that differs in number is one unit (a paragraph dropped or added whole
+    is a pair with one side empty)."""
+    if len(old) == len(new):
+        return list(zip(old, new, strict=True))
+    signature = [" ".join(p).translate(_FOLD).lower() for p in old]
+    target = [" ".join(p).translate(_FOLD).lower() for p in new]
+    out: list[tuple[list[str], list[str]]] = []
+    matcher = difflib.SequenceMatcher(None, signature, target, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal" or (op == "replace" and i2 - i1 == j2 - j1):
+            out.extend(zip(old[i1:i2], new[j1:j2], strict=True))
+        else:
+            out.append(([s for p in old[i1:i2] for s in p], [s for p in new[j1:j2] for s in p]))
+    return out
+
+
+def _sentence_pairs(before: list[str], after: list[str]) -> list[tuple[str, str]]:
+    """The changed places of one paragraph and its rewrite (see changed_pairs)."""
     old_tokens, old_owner = _tokens(before)
     new_tokens, new_owner = _tokens(after)
     links = _Components(len(before), len(after))

@@ -54,6 +54,7 @@ def observe(
 # The head nouns of the families' labels, for evidence about a single occurrence ("1 em dash").
 _SINGULAR = {
     "abbreviations": "abbreviation",
+    "ampersands": "ampersand",
     "apostrophes": "apostrophe",
     "asides": "aside",
     "characters": "character",

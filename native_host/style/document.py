@@ -17,6 +17,8 @@ WORD_RE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # A sentence ends at . ! ? … (possibly repeated, possibly followed by closing quotes) + whitespace.
 _SENTENCE_END_RE = re.compile(r"(?:[.!?…]+[\"'”’)\]]*)(?=\s|$)|\n\s*\n")
 _PARAGRAPH_SPLIT_RE = re.compile(r"\n[ \t]*\n\s*")
+# A quotation: double quotes, straight or curly, within one paragraph (a line break may wrap it).
+_QUOTED_RE = re.compile(r'"(?:[^"\n]|\n(?![ \t]*\n)){1,600}"|“(?:[^“”\n]|\n(?![ \t]*\n)){1,600}”')
 _ABBREVIATIONS = frozenset(
     [
         "mr",
@@ -87,6 +89,18 @@ class Document:
             if j < n and protected[j][0] < end:
                 continue
             yield m
+
+    # --- quotations -------------------------------------------------------------------------
+    @cached_property
+    def quoted(self) -> list[tuple[int, int]]:
+        """(start, end) of each double-quoted stretch, quote marks included: someone's words as written."""
+        return [m.span() for m in _QUOTED_RE.finditer(self.text)]
+
+    def in_quotes(self, start: int, end: int) -> bool:
+        """True when [start, end) overlaps a quotation."""
+        quoted = self.quoted
+        i = bisect.bisect_left(quoted, (end,))
+        return i > 0 and quoted[i - 1][1] > start
 
     # --- words ------------------------------------------------------------------------------
     @cached_property

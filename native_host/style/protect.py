@@ -16,8 +16,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"(?<![\w.+-])[\w.+-]++@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")),
     ("handle", re.compile(r"(?<![\w@])@\w+")),
     ("tag", re.compile(r"(?<![\w#&])#\w+")),
-    # A number's value: digits with their separators ("1,200", "3.50", "14:30", "29/11/2026").
-    ("number", re.compile(r"(?<![\w<])[-+]?\d+(?:[.,:/]\d+)*")),  # not the 3 of "<3"
+    # A number's value: digits with their separators ("1,200", "3.50", "14:30", "29/11/2026"). Fullwidth
+    # digits ("１２３") are not protected: the neutralizer narrows them to the same value ("123").
+    ("number", re.compile(r"(?<![\w<])[-+]?[^\D\uff10-\uff19]+(?:[.,:/][^\D\uff10-\uff19]+)*")),  # not "<3"
 )
 _TRAILING = ".,;:!?)]}'\""
 

@@ -76,3 +76,24 @@ def test_unchanged_text_and_a_one_word_change_in_a_long_sentence():
             "The cat sat on the mat; the dog, which was aged, slept.",
         )
     ]
+
+
+def test_sentences_are_paired_inside_one_paragraph_only(tmp_path):
+    # a rewrite that moved words of a reply into the paragraph before it: the old aligner showed both
+    # paragraphs as one row, so the reply read as gone from its own place (issue 30)
+    original = "He asked whether I would stay.\n\n“I cannot.”\n\nShe left."
+    rewritten = 'He asked whether I would stay, and I said I cannot.\n\n"No."\n\nShe left.'
+    assert sentences.changed_pairs(original, rewritten) == [
+        ("He asked whether I would stay.", "He asked whether I would stay, and I said I cannot."),
+        ("“I cannot.”", '"No."'),
+    ]
+    # a sentence dropped whole still joins its neighbour, but only one in its own paragraph
+    original = "It was late.\n\nHe said nothing. He went home at once.\n\n“Good night.”"
+    rewritten = 'It was late.\n\nHe went home at once.\n\n"Good night, then."'
+    assert sentences.changed_pairs(original, rewritten) == [
+        ("He said nothing. He went home at once.", "He went home at once."),
+        ("“Good night.”", '"Good night, then."'),
+    ]
+    samples, total = sentences.sample_changed([("c", "A", original, rewritten)], k=20)
+    text = sentences.write_markdown(tmp_path / "s.md", samples, total, 0).read_text()
+    assert total == 2 and "(removed)" not in text

@@ -33,6 +33,17 @@ MUST_CHANGE = [
         "It had been a mild, serene spring day—one of those days which, towards the end of March",
         "day, one of",
     ),
+    # a paired aside inside an open clause ("if ...", "once ...") closes before the clause's own subject:
+    # the pronoun after the second dash resumes the sentence, it does not start a new one (issue 30)
+    (
+        "I knew that if they worked hard — and they did — it would pay off.",
+        "if they worked hard, and they did, it would pay off.",
+    ),
+    (
+        "She said that once the rain stopped—as it did by noon—we could leave.",
+        "once the rain stopped, as it did by noon, we could leave.",
+    ),
+    ("When the letter came -- and it came late -- I read it twice.", "came, and it came late, I read"),
 ]
 
 # (original, the part that must come through with its dashes)
@@ -63,6 +74,10 @@ MUST_KEEP = [
         "welcomed me with unaffected pleasure to her home; and—what surprised me rather—took some pains",
         "and—what surprised me rather—took",
     ),
+    # after a complete clause the pronoun after the second dash starts a clause of its own: commas
+    # would splice three sentences ("We stayed late, long after midnight, we had to finish")
+    ("We stayed late — long after midnight — we had to finish.", "late — long after midnight — we"),
+    ("He left — she stayed — they cried.", "left — she stayed — they"),
 ]
 
 
@@ -84,3 +99,13 @@ def test_stammers_and_interruptions_keep_their_dashes(text: str, kept: str) -> N
 def test_a_hyphen_is_not_a_dash() -> None:
     out, _ = neutralize("“W-what do you mean?” he asked, well-fed and wide-eyed.")
     assert "W-what" in out and "well-fed" in out
+
+
+def test_a_dash_in_a_number_range_stays_and_does_not_hold_the_aside_around_it() -> None:
+    out, _ = neutralize("If the years 1990—2000 — and they were hard — taught us anything, it is patience.")
+    assert out == "If the years 1990—2000, and they were hard, taught us anything, it is patience."
+    # dates and ranges keep their dash (an en dash in a range becomes a hyphen, as before)
+    assert (
+        neutralize("From 3—5 May and on 2026-11-29, pages 10–12.")[0]
+        == "From 3—5 May and on 2026-11-29, pages 10-12."
+    )

@@ -75,6 +75,23 @@ MARKERY = st.sampled_from(
         ";",
         "x",
         "word",
+        # issue 30: stretched words, "&", fullwidth forms, slang next to its meaning, sign-offs, asides
+        "sooo",
+        "Pleeease",
+        "hisss",
+        " & ",
+        "AT&T",
+        "ＡＢＣ",
+        "１２",
+        "！",
+        "，",
+        "好",
+        "honestly",
+        "to be honest",
+        "Cheers, mate",
+        "if they",
+        " — and ",
+        " — it ",
     ]
 )
 TEXT = st.lists(st.one_of(MARKERY, st.text(max_size=6)), max_size=40).map("".join)

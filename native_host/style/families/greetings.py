@@ -29,7 +29,9 @@ def _tables() -> tuple[dict[str, tuple[str, float, str]], re.Pattern[str], re.Pa
         rf"^[ \t]*({word_alternation(greetings)})\b(?=[ \t]*[,!.:\-—]*[ \t]*(?:\w+[ \t]*[,!.:]*)?[ \t]*$|[ \t]*[,!])",
         re.I | re.M,
     )
-    signoff_re = re.compile(rf"^[ \t]*({word_alternation(signoffs)})[ \t]*[,!.]*[ \t]*$", re.I | re.M)
+    # A comma may sit between a sign-off's words ("Cheers, mate", "Thanks, guys"): the same form.
+    signoff_alternation = word_alternation(signoffs).replace(r"\ ", r",?[ \t]+")
+    signoff_re = re.compile(rf"^[ \t]*({signoff_alternation})[ \t]*[,!.]*[ \t]*$", re.I | re.M)
     return table, greeting_re, signoff_re
 
 
@@ -69,7 +71,7 @@ def observe(doc: Document, target: Target) -> list[Observation]:
 
 def _observation(doc: Document, table: dict, m: re.Match[str], marker: str, label: str) -> Observation:
     phrase = m.group(1)
-    _, share, neutral = table[phrase.lower()]
+    _, share, neutral = table[" ".join(phrase.lower().replace(",", " ").split())]
     replacement = keep_case(phrase, neutral) if neutral else None
     surprise = -math.log10(share)
     common = share >= _COMMON_SHARE
