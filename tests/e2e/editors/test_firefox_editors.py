@@ -102,7 +102,7 @@ class EditorFirefox(FirefoxSession):
         self.activate_menu_item(item)
 
     def shortcut(self) -> None:
-        """The add-on's Alt+Shift+F: the <key> element Firefox made for the command, run by its UI. Keys sent
+        """The add-on's anonymize shortcut: the <key> element Firefox made for the command, run by its UI. Keys sent
         over BiDi reach only the page, never Firefox's shortcut handling, hence the element."""
         self.chrome_eval(
             """(() => { const keyset = document.getElementById("ext-keyset-id-fantasma_fantasma-project_org");

@@ -109,7 +109,7 @@ def test_keyboard_command_rewrites_the_focused_editor(
     browser.set_settings(strength="light")
     ed = EditorPage(page, editor, server)
     ed.type(ORIGINAL)
-    browser.command("anonymize-field")  # what Alt+Shift+F runs
+    browser.command("anonymize-field")  # what the anonymize shortcut runs
     ed.wait_model(light)
     page.wait_for_timeout(300)
     assert ed.model() == light
