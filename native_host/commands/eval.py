@@ -52,6 +52,19 @@ def register(subparsers) -> None:
         help="medium/strong: add the language model's window rewrites to the edit search's pool "
         "(off by default; the setting that compares rewriting models)",
     )
+    parser.add_argument(
+        "--stealth",
+        action="store_true",
+        help="also train an obfuscation detector (per-token likelihood and rank under a judge model, "
+        "function-word and punctuation rates) on other authors' original/rewritten pairs and report "
+        "how well it tells the rewrites from the originals (F1, AUC), with A/B pairs for a reader",
+    )
+    parser.add_argument(
+        "--judge",
+        type=Path,
+        default=None,
+        help="with --stealth: the detector's judge model dir (default: the rewriting model)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the changed sentences sampled to read")
     parser.add_argument("--model-dir", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=Path("eval-report"), help="where the JSON and PNG go")
@@ -76,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
                 f"fantasma eval: {name} must be at least {2 if name == '--authors' else 1}", file=sys.stderr
             )
             return 2
+    if args.judge is not None and not args.stealth:
+        print("fantasma eval: --judge needs --stealth (it is the detector's model)", file=sys.stderr)
+        return 2
     if args.rivals and not args.profile:
         print("fantasma eval: --rivals needs --profile (rivals sharpen a profile)", file=sys.stderr)
         return 2
@@ -97,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
         rivals=args.rivals,
         seed=args.seed,
         llm_windows=args.llm_windows,
+        stealth=args.stealth,
+        judge_dir=args.judge,
     )
     log = (lambda _: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     try:

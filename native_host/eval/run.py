@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from native_host.eval import naturalness, sentences
+from native_host.eval import naturalness, sentences, stealth
 from native_host.eval.attackers import ATTACKERS
 from native_host.eval.corpora import CorpusError, find_corpus, load_manifest, split_corpus
 
@@ -67,6 +67,9 @@ class EvalOptions:
     # strong: the LLM's window candidates join the search's pool (RewriteOptions.llm_windows); the
     # setting that exercises the rewriting model, e.g. to compare a fine-tuned one (docs/train.md)
     llm_windows: bool = False
+    # an obfuscation detector (eval/stealth.py) tries to tell the rewrites from the originals
+    stealth: bool = False
+    judge_dir: Path | None = None  # the detector's judge model; None = the rewriting model
 
 
 @dataclass
@@ -87,6 +90,8 @@ class ChunkOutcome:
     identifiability_before: float | None = None  # the surrogate's score, 0..1
     identifiability_after: float | None = None
     linked_by_after: list[str] = field(default_factory=list)  # surrogate families still linking it
+    # edit families the rewrite used: the search's, and "markers:<family>" for marker families it reduced
+    families: list[str] = field(default_factory=list)
     original: str = field(repr=False, default="")
     rewritten: str = field(repr=False, default="")
 
@@ -211,6 +216,57 @@ def _rejections(result) -> dict[str, int]:
     return dict(counts)
 
 
+def _families(result: Any) -> list[str]:
+    used = {str(a.get("family")) for a in ((getattr(result, "search", None) or {}).get("applied") or [])}
+    before = (result.markers_before or {}).get("families") or {}
+    after = (result.markers_after or {}).get("families") or {}
+    used |= {f"markers:{family}" for family, n in before.items() if after.get(family, 0) < n}
+    return sorted(used)
+
+
+def _perplexity_ratio(
+    model: Any, original: str, rewritten: str, options: EvalOptions, judged: dict[str, list[float]]
+) -> float | None:
+    """perplexity(rewritten) / perplexity(original) under the rewriting model. With --stealth judged by
+    that model, the same forward pass also gives each text's detector features (kept in `judged`)."""
+    if model is None:
+        return None
+    if not options.stealth or options.judge_dir is not None or getattr(model, "runner", None) is None:
+        return naturalness.perplexity_ratios(model, [original], [rewritten])[0]
+    values = []
+    for text in (original, rewritten):
+        ranks, logprobs = stealth.token_ranks_and_logprobs(model, text)
+        judged[text] = stealth.judge_features(ranks, logprobs)
+        values.append(naturalness.perplexity(logprobs))
+    before, after = values
+    return None if before is None or after is None else after / before
+
+
+def _stealth(
+    options: EvalOptions,
+    outcomes: list[ChunkOutcome],
+    rewriting_model: Any,
+    log,
+    judged: dict[str, list[float]],
+) -> dict:
+    """The obfuscation detector over every (original, rewrite) pair, held out by author; the reader's
+    A/B file beside it."""
+    from native_host.rewrite import models
+
+    judge, judge_name = rewriting_model, str(options.model_dir or "the rewriting model")
+    if options.judge_dir is not None:
+        judge, judge_name = models.get_engine(options.judge_dir), str(options.judge_dir)
+    log(f"stealth: scoring {2 * len(outcomes)} texts with the judge ({judge_name})")
+    pairs = [
+        stealth.Pair(f"{o.corpus}/{o.author}", o.original, o.rewritten, tuple(o.families)) for o in outcomes
+    ]
+    report = stealth.detect(pairs, judge, judge_name if judge is not None else "none", judged).to_json()
+    out = Path(options.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    report["human_check_file"] = stealth.write_human_check(out / stealth.HUMAN_FILE, pairs, options.seed).name
+    return report
+
+
 def _embedder(options: EvalOptions):
     from native_host.rewrite import models
 
@@ -239,6 +295,8 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
     started = time.perf_counter()
     corpus_reports = []
     outcomes: list[ChunkOutcome] = []
+    # --stealth judged by the rewriting model: text -> its GLTR features, from the perplexity's own pass
+    judged: dict[str, list[float]] = {}
     for split in splits:
         log(
             f"{split.corpus}: {len(split.authors)} authors, {len(split.train)} train / {len(split.test)} test chunks"
@@ -259,11 +317,7 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
             result = _rewrite_chunk(chunk.text, options, surrogate)
             seconds = time.perf_counter() - t
             similarity = embedder.document_similarity(chunk.text, result.text) if embedder else None
-            ratio = (
-                naturalness.perplexity_ratios(language_model, [chunk.text], [result.text])[0]
-                if language_model is not None
-                else None
-            )
+            ratio = _perplexity_ratio(language_model, chunk.text, result.text, options, judged)
             before = _score(surrogate, result, "before", chunk.text)
             after = _score(surrogate, result, "after", result.text)
             llm_windows = sum(1 for w in result.windows if w.path == "llm")
@@ -284,6 +338,7 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
                     None if before is None else float(before["score"]),
                     None if after is None else float(after["score"]),
                     [] if after is None else list(after.get("linked_by", [])),
+                    _families(result),
                     chunk.text,
                     result.text,
                 )
@@ -326,6 +381,8 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
         [(o.corpus, o.author, o.original, o.rewritten) for o in outcomes], seed=options.seed
     )
     report = _summarize(options, corpus_reports, outcomes, total_seconds)
+    if options.stealth:
+        report["stealth"] = _stealth(options, outcomes, language_model, log, judged)
     report["changed_sentences"] = {
         "file": sentences.SAMPLES_FILE,
         "seed": options.seed,
@@ -463,6 +520,12 @@ def plot(report: dict, path: Path) -> Path:
             f", {report['overall'].get('identifiability', {}).get('setting', '--profile')}"
             if report["options"].get("profile")
             else ""
+        )
+        + (
+            f"\nstealth detector (held-out authors): F1 {report['stealth']['f1']:.2f}, "
+            f"AUC {report['stealth']['auc']:.2f} (chance 0.50)"
+            if report.get("stealth")
+            else ""
         ),
         fontsize=10,
     )
@@ -523,6 +586,9 @@ def format_table(report: dict) -> str:
             f"{len(changed['samples'])} of {changed['changed_places']} changed places sampled "
             f"(seed {changed['seed']}) to read: {changed['file']}"
         )
+    if report.get("stealth"):
+        lines.append(stealth.format_line(report["stealth"]))
+        lines.append(f"which is the rewrite? A/B pairs for a reader: {report['stealth']['human_check_file']}")
     goals = report["goals"]
     lines.append("goals: " + ", ".join(f"{k}={'yes' if v else 'no'}" for k, v in goals.items()))
     if report.get("rejections_by_guard"):
