@@ -26,5 +26,6 @@ def embedder_model_dir(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def default_model_dir(request) -> Path:
-    """The embedded default model (SmolLM2, int4) exported once into pytest's cache (tests/checkpoints.py)."""
+    """The embedded default model as `fantasma setup` makes it (adapter merged, int4), exported once into
+    pytest's cache (tests/checkpoints.py, whose docstring names what differs from a user's install)."""
     return export_default_model(request.config.cache)

@@ -143,7 +143,8 @@ class Host:
             # Decided under the lock that `cancel` also takes, so a `cancelled: true` answer always
             # means this job ends with error `cancelled`.
             cancelled = job.cancel.is_set()
-            self._active.pop(job.request_id, None)
+            if self._active.get(job.request_id) is job:  # an immediate request may share a queued job's id
+                del self._active[job.request_id]
         if cancelled and not job.route.immediate:
             self._send_error(job.request_id, ProtocolError(ErrorCode.cancelled, "cancelled"))
         elif error is not None:

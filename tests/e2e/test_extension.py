@@ -157,8 +157,25 @@ def test_marker_overlay_shows_each_marker_with_reason(
     ui = PageUi(page)
     ui.wait_for("markers")
     (overlay,) = ui.boxes("markers")
-    assert overlay["tags"]["li"] == len(findings)
-    assert overlay["tags"]["mark"] >= 1
+    elements = overlay["elements"]
+    reasons = [f.get("evidence") or f.get("reason") or f.get("message") for f in findings]
+    assert all(reasons), findings  # the host says why each one is a marker
+    # The list: one item per finding, in the host's order, naming its marker and its reason.
+    items = [e["text"] for e in elements if e["tag"] == "li"]
+    assert len(items) == len(findings), items
+    for item, finding, reason in zip(items, findings, reasons, strict=True):
+        assert finding["label"] in item and reason in item, (item, finding)
+    # The highlighted text: each mark covers the words of one span of the finding its number names,
+    # and its tooltip gives that finding's reason.
+    marks = [(e, elements[k + 1]) for k, e in enumerate(elements) if e["tag"] == "mark"]
+    assert marks, "no marker is highlighted"
+    for mark, sup in marks:
+        assert sup["tag"] == "sup", (mark, sup)
+        n = int(sup["text"]) - 1
+        words = mark["text"].removesuffix(sup["text"])
+        spans = findings[n].get("spans") or [findings[n]]
+        assert words in [ORIGINAL[s["start"] : s["end"]] for s in spans], (mark, findings[n])
+        assert reasons[n] in mark["attrs"].get("title", ""), (mark, findings[n])
     page.screenshot(path=str(artifacts / "markers.png"))
     expect(page.locator("#field")).to_have_value(ORIGINAL)  # showing markers never edits
 

@@ -13,7 +13,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Page, Playwright, expect
 
-from .harness import SAMPLE, Browser, PageUi, host_request, launch
+from .harness import SAMPLE, Browser, PageUi, background_work_js, host_request, launch, wait_until_settled
 from .server import PageServer
 
 ORIGINAL = SAMPLE
@@ -46,9 +46,12 @@ def jobs(browser: Browser) -> int:
     return int(browser.sw.evaluate("fantasmaBackground.stats.jobs"))
 
 
-def settle(page: Page, server: PageServer, ms: int = 600) -> None:
-    """Gives a wrongly released send the time to arrive, so `posts == []` means something."""
-    page.wait_for_timeout(ms)
+def settle(browser: Browser, page: Page) -> None:
+    """Until a wrongly released send would have reached the server (harness.wait_until_settled: the
+    extension's rewrite deadline and settle bounds, read from its code)."""
+    wait_until_settled(
+        lambda: browser.sw.evaluate(background_work_js()), lambda s: page.wait_for_timeout(s * 1000)
+    )
 
 
 def type_rich(page: Page, selector: str, text: str) -> None:
@@ -66,7 +69,7 @@ def test_1_send_button_of_a_formless_chat_posts_the_rewrite_once(
     type_rich(page, "#field", ORIGINAL)
     page.click("#send")
     expect(page.locator("#sent li")).to_have_text([light], timeout=15_000)
-    settle(page, server)
+    settle(auto, page)
     assert server.posts == [{"message": light}]
 
 
@@ -81,7 +84,7 @@ def test_1_unlabelled_icon_button_that_sends_on_pointerdown(
     expect(page.locator("#field")).to_have_value(ORIGINAL)
     page.click("#send")
     expect(page.locator("#sent li")).to_have_text([light], timeout=15_000)
-    settle(page, server)
+    settle(auto, page)
     assert server.posts == [{"message": light}]
 
 
@@ -92,7 +95,7 @@ def test_1_keyboard_press_on_a_send_button(auto: Browser, page: Page, server: Pa
     page.focus("#send")
     page.keyboard.press("Enter")
     expect(page.locator("#sent li")).to_have_text([light], timeout=15_000)
-    settle(page, server)
+    settle(auto, page)
     assert server.posts == [{"message": light}]
 
 
@@ -103,7 +106,7 @@ def test_1_send_button_in_an_open_shadow_root(
     page.locator("#box #field").fill(ORIGINAL)
     page.locator("#box #send").click()
     expect(page.locator("#sent li")).to_have_text([light], timeout=15_000)
-    settle(page, server)
+    settle(auto, page)
     assert server.posts == [{"message": light}]
 
 
@@ -116,12 +119,12 @@ def test_1_send_button_that_cannot_be_tied_to_the_text_is_held_and_asked(
     page.click("#send")  # … and presses a Send button far from the box, in another part of the page
     ui = PageUi(page)
     ui.wait_for("message", "cannot tell which text")
-    settle(page, server)
+    settle(auto, page)
     assert server.posts == []
     expect(page.locator("#field")).to_have_value(ORIGINAL)
     ui.click("message", "Rewrite and send")
     expect(page.locator("#sent li")).to_have_text([light], timeout=15_000)
-    settle(page, server)
+    settle(auto, page)
     assert server.posts == [{"message": light}]
 
 
@@ -137,7 +140,7 @@ def test_2_send_clicked_while_the_rewrite_runs_is_held(
     page.click("#send")  # … and the user clicks Send right away
     page.keyboard.press("Enter")
     expect(page.locator("#sent li")).to_have_text([light], timeout=15_000)
-    settle(page, server, 1000)
+    settle(auto, page)
     assert server.posts == [{"message": light}]
 
 
@@ -156,12 +159,12 @@ def test_2_sends_while_the_preview_is_open_are_held_until_apply(
     page.locator("#field").press("Enter")
     page.focus("#send")  # the dialog covers the button: the user reaches it with Tab and presses Enter
     page.keyboard.press("Enter")
-    settle(page, server)
+    settle(browser, page)
     assert server.posts == []
     expect(page.locator("#field")).to_have_text(ORIGINAL)
     ui.click("preview", "Apply")
     expect(page.locator("#sent li")).to_have_text([light], timeout=15_000)
-    settle(page, server)
+    settle(browser, page)
     assert server.posts == [{"message": light}]
 
 
@@ -174,14 +177,14 @@ def test_3_enter_in_a_discord_style_multiline_composer(
     page.goto(server.url("discord.html"))
     type_rich(page, "#field", "first line")
     page.keyboard.press("Shift+Enter")  # a new line, not a send
-    settle(page, server, 300)
+    settle(auto, page)
     assert server.posts == []
     page.locator("#field").evaluate("(el) => { el.textContent = ''; }")
     type_rich(page, "#field", ORIGINAL)
     assert page.locator("#field").evaluate("(el) => el.getBoundingClientRect().height") >= 60
     page.keyboard.press("Enter")
     expect(page.locator("#sent li")).to_have_text([light], timeout=15_000)
-    settle(page, server)
+    settle(auto, page)
     assert server.posts == [{"message": light}]
 
 
@@ -192,7 +195,7 @@ def test_3_discord_style_composer_wrapped_in_a_form_that_never_submits(
     type_rich(page, "#form #field", ORIGINAL)
     page.keyboard.press("Enter")
     expect(page.locator("#sent li")).to_have_text([light], timeout=15_000)
-    settle(page, server)
+    settle(auto, page)
     assert server.posts == [{"message": light}]
 
 
@@ -204,7 +207,7 @@ def test_3_multiline_composer_that_gives_no_hint_asks_once_per_site(
     page.keyboard.press("Enter")
     ui = PageUi(page)
     ui.wait_for("message", "Does Enter send")
-    settle(page, server, 300)
+    settle(auto, page)
     assert server.posts == []
     ui.click("message", "Yes: rewrite, then send")
     expect(page.locator("#sent li")).to_have_text([light], timeout=15_000)
@@ -213,7 +216,7 @@ def test_3_multiline_composer_that_gives_no_hint_asks_once_per_site(
     type_rich(page, "#field", second)
     page.keyboard.press("Enter")
     expect(page.locator("#sent li")).to_have_text([light, rewrite_of(second)], timeout=15_000)
-    settle(page, server)
+    settle(auto, page)
     assert server.posts == [{"message": light}, {"message": rewrite_of(second)}]
 
 
@@ -246,7 +249,7 @@ def test_3_ctrl_enter_in_a_plain_textarea_without_form(
     )
     page.locator("#field").press("Control+Enter")
     expect(page.locator("#sent li")).to_have_text([light], timeout=15_000)
-    settle(page, server)
+    settle(auto, page)
     assert server.posts == [{"message": light}]
 
 
@@ -343,7 +346,7 @@ def test_7_send_next_to_a_frame_from_another_origin_is_held_and_asked(
     page.click("#send")
     ui = PageUi(page)
     ui.wait_for("message", "from a frame Fantasma cannot read")
-    settle(page, server)
+    settle(auto, page)
     assert server.posts == []
     assert jobs(auto) == before
     expect(frame.locator("#field")).to_have_text(ORIGINAL)
@@ -367,7 +370,7 @@ def test_8_host_error_and_send_button_nothing_posted_text_intact(
     page.click("#send")
     text = PageUi(page).wait_for("message", "Not sent")
     assert oracle["error"]["message"] in text
-    settle(page, server)
+    settle(browser, page)
     assert server.posts == []
     expect(page.locator("#field")).to_have_text(ORIGINAL)  # the page never saw the click: not emptied
     expect(page.locator("#sent li")).to_have_count(0)
@@ -406,7 +409,7 @@ def test_8_crashing_host_and_send_button_nothing_posted_text_intact(
     page.click("#send")
     text = PageUi(page).wait_for("message", "Not sent")
     assert "host stopped" in text, text  # the reason, in words
-    settle(page, server)
+    settle(browser_with_crashing_host, page)
     assert server.posts == []
     field = page.locator("#field")
     if page_name == "chat.html":
@@ -431,6 +434,7 @@ def test_page_requestsubmit_starts_no_host_work_and_is_held(
     ui = PageUi(page)
     ui.wait_for("message", "tried to send your text by itself")
     page.wait_for_timeout(800)  # the page's own timer submits again meanwhile
+    settle(auto, page)
     assert server.posts == []
     assert jobs(auto) == before, "a page's own submit must not start host work"
     expect(page.locator("#field")).to_have_value(ORIGINAL)
@@ -456,7 +460,7 @@ def test_page_cannot_read_plant_or_press_the_in_page_ui(
     assert page.evaluate("document.getElementById('planted').shadowRoot.childNodes.length") == 0
     assert page.evaluate("window.stolen") == []  # the page's attachShadow hook never saw ours
     assert page.evaluate("window.pressEverything()") > 0
-    settle(page, server)
+    settle(browser, page)
     assert server.posts == []
     ui.wait_for("message", "Not sent")  # still there: the synthetic clicks reached nothing of ours
 

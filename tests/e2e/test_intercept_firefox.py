@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .harness import SAMPLE, host_request
+from .harness import SAMPLE, background_work_js, host_request, wait_until_settled
 from .server import PageServer
 from .test_firefox import FirefoxSession, firefox  # noqa: F401  (the module's Firefox fixture)
 
@@ -94,10 +94,21 @@ def wait_posts(server: PageServer, count: int, timeout: float = 20.0) -> list[di
         return list(server.posts)
 
 
-def posted_once(server: PageServer) -> list[dict[str, str]]:
-    """The posts once one has arrived and 0.6 s more have passed: a second send would be there by then."""
+def settle(ff: FirefoxSession) -> None:
+    """Until a wrongly released send would have reached the server (harness.wait_until_settled: the
+    extension's rewrite deadline and settle bounds, read from its code)."""
+    wait_until_settled(
+        lambda: ff.extension_eval(
+            f"browser.runtime.getBackgroundPage().then((bg) => {background_work_js('bg')})"
+        ),
+        time.sleep,
+    )
+
+
+def posted_once(ff: FirefoxSession, server: PageServer) -> list[dict[str, str]]:
+    """The posts once one has arrived and the extension has settled: a second send would be there by then."""
     wait_posts(server, 1)
-    time.sleep(0.6)
+    settle(ff)
     return list(server.posts)
 
 
@@ -105,7 +116,7 @@ def test_firefox_1_send_button_of_a_formless_chat(ff: FirefoxSession, server: Pa
     go(ff, server.url("chat.html"))
     focus_and_type(ff, "#field", SAMPLE)
     click(ff, "#send")
-    assert posted_once(server) == [{"message": light}]
+    assert posted_once(ff, server) == [{"message": light}]
 
 
 def test_firefox_3_enter_in_a_discord_style_composer(
@@ -114,7 +125,7 @@ def test_firefox_3_enter_in_a_discord_style_composer(
     go(ff, server.url("discord.html"))
     focus_and_type(ff, "#field", SAMPLE)
     ff.press("\ue007")  # Enter
-    assert posted_once(server) == [{"message": light}]
+    assert posted_once(ff, server) == [{"message": light}]
 
 
 def test_firefox_4_5_title_and_body_rewritten_hidden_fields_untouched(
@@ -143,6 +154,7 @@ def test_firefox_page_submit_starts_no_host_work(ff: FirefoxSession, server: Pag
     js(ff, "window.submitNow() ?? true")
     ff.wait_ui("tried to send your text by itself")
     time.sleep(1.0)  # the page's own timer submits again meanwhile
+    settle(ff)
     assert server.posts == []
     assert jobs(ff) == before
     assert js(ff, "document.querySelector('#field').value") == SAMPLE
@@ -154,7 +166,7 @@ def test_firefox_8_failing_host_and_send_button(ff: FirefoxSession, server: Page
     focus_and_type(ff, "#field", SAMPLE)
     click(ff, "#send")
     ff.wait_ui("Not sent")
-    time.sleep(0.6)
+    settle(ff)
     assert server.posts == []
     assert js(ff, "document.querySelector('#field').innerText.trim()") == SAMPLE
 
@@ -177,7 +189,7 @@ def test_firefox_1_send_button_in_an_open_shadow_root(
     js(ff, "document.querySelector('#box').shadowRoot.querySelector('#field').focus() ?? true")
     ff.type_text(SAMPLE)
     click_element(ff, "document.querySelector('#box').shadowRoot.querySelector('#send')")
-    assert posted_once(server) == [{"message": light}]
+    assert posted_once(ff, server) == [{"message": light}]
 
 
 def test_firefox_private_composer_text_reaches_the_page_only_at_insert(

@@ -106,7 +106,11 @@ def test_eval_stealth_reports_the_detector(tmp_path, capsys, embedder_model_dir,
     found = report["stealth"]
     assert found["pairs"] == 9 and found["authors"] == 3 and found["judge"] == "the rewriting model"
     assert 0.0 <= found["f1"] <= 1.0 and 0.0 <= found["auc"] <= 1.0
-    assert found["features"] > len(stealth.RANK_EDGES) + len(stealth.LOGPROB_EDGES)
+    assert set(found["detectors"]) == {"likelihood", "rates", "both"}
+    assert (
+        found["detectors"]["likelihood"]["features"]
+        == len(stealth.RANK_EDGES) + len(stealth.LOGPROB_EDGES) + 4
+    )
     assert f"F1 {found['f1']:.2f}, AUC {found['auc']:.2f}" in table
     assert (out / found["human_check_file"]).read_text().startswith("# Which one is the rewrite?")
     samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]

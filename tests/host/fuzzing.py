@@ -3,19 +3,27 @@
 Each hypothesis example sends 1-8 length-correct frames with random bodies (raw bytes, random JSON,
 near-valid envelopes of every type), then a `neutralize` job as a barrier: jobs run in order, so once
 its reply is in, every earlier frame has been answered. Failures: any non-frame byte on stdout, a
-reply that is not a protocol envelope, an `internal_error` (a handler crashed), the process dying, or
-a barrier not answered in time.
+reply that is not a protocol envelope, an `internal_error` (a handler crashed), the process dying, a
+barrier not answered in time, or a frame without exactly one final reply (result or error, or the last
+part) under the id PROTOCOL.md says it gets: its own `id` when the body is a JSON object with a valid
+one, else `null`. Replies are counted per id, so one request answered twice cannot stand in for
+another never answered.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from tests.host.hostproc import HEADER, HostProcess, host_env
+
+MAX_ID_CHARS = 128  # PROTOCOL.md: an id is a string of 1 to 128 characters
+BARRIER_PAD = "-" * 48  # longer than any id the strategies below make, so a barrier id is never reused
 
 TYPES = [
     "hello",
@@ -87,8 +95,30 @@ batches = st.lists(bodies, min_size=1, max_size=8)
 @dataclass
 class FuzzStats:
     frames: int = 0
-    replies: int = 0
+    replies: int = 0  # final replies: one per frame and one per barrier
+    barriers: int = 0
     errors_by_name: dict[str, int] | None = None
+
+
+def reply_id(body: bytes) -> Any:
+    """The id the host must answer a frame under (PROTOCOL.md): the request's own when the body is a
+    UTF-8 JSON object whose `id` is a string of 1 to 128 characters, else null (its error cannot name
+    a request). Derived from the protocol's rules, not from the host's code."""
+    try:
+        message = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(message, dict):
+        return None
+    request_id = message.get("id")
+    return request_id if isinstance(request_id, str) and 0 < len(request_id) <= MAX_ID_CHARS else None
+
+
+def is_final(message: dict[str, Any]) -> bool:
+    """The one reply that ends a request: a result, an error, or the last part of a split result."""
+    if message["type"] == "part":
+        return message["index"] == message["count"] - 1
+    return message["type"] in ("result", "error")
 
 
 def run_fuzz(examples: int, barrier_timeout: float = 60.0) -> FuzzStats:
@@ -96,7 +126,6 @@ def run_fuzz(examples: int, barrier_timeout: float = 60.0) -> FuzzStats:
     env = host_env()
     env.pop("FANTASMA_HOST_DEBUG", None)
     with HostProcess(env=env) as host:
-        barrier_count = 0
 
         @settings(
             max_examples=examples,
@@ -107,19 +136,26 @@ def run_fuzz(examples: int, barrier_timeout: float = 60.0) -> FuzzStats:
         )
         @given(batches)
         def one_batch(batch: list[bytes]) -> None:
-            nonlocal barrier_count
             host.send_raw(b"".join(HEADER.pack(len(body)) + body for body in batch if body))
             # An empty body is a zero-length frame; send it alone so it stays a clean bad_length.
             for body in batch:
                 if not body:
                     host.send_raw(HEADER.pack(0))
             stats.frames += len(batch)
-            barrier_count += 1
-            barrier = f"barrier-{barrier_count}"
+            stats.barriers += 1
+            barrier = f"barrier-{stats.barriers}{BARRIER_PAD}"
             host.send("neutralize", {"text": "sync"}, request_id=barrier)
             reply, _ = host.final(barrier, barrier_timeout)
             assert reply["type"] in ("result", "error"), reply
-            for message in [*host.other, reply]:
+            finals = [m for m in host.other if is_final(m)]
+            expected = Counter(reply_id(body) for body in batch)
+            answered = Counter(m["id"] for m in finals)
+            assert answered == expected, {
+                "unanswered": dict(expected - answered),
+                "extra": dict(answered - expected),
+                "batch": batch,
+            }
+            for message in [*finals, reply]:
                 stats.replies += 1
                 if message["type"] == "error":
                     name = message["error"]["name"]

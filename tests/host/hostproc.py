@@ -25,9 +25,15 @@ def frame(message: Any) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
+# How long the host waits for the rest of a frame it has begun. Long enough that a test process paused
+# mid-write on a loaded machine is not taken for a truncated frame; the tests of truncation set a short one.
+STALL_S = "10"
+SHORT_STALL_S = "0.5"
+
+
 def host_env(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
-    env.update({"FANTASMA_HOST_DEBUG": "1", "FANTASMA_HOST_STALL_S": "0.5", "PYTHONUNBUFFERED": "1"})
+    env.update({"FANTASMA_HOST_DEBUG": "1", "FANTASMA_HOST_STALL_S": STALL_S, "PYTHONUNBUFFERED": "1"})
     env.update(extra)
     return env
 
@@ -161,6 +167,12 @@ class HostProcess:
         reply, _ = self.final(None, timeout)
         assert reply["type"] == "error", reply
         return reply["error"]
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system, all threads) the host process has used so far: a measure of work
+        done that a loaded machine does not stretch, unlike wall-clock time."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
     def assert_alive(self) -> None:
         assert self.result("hello")["protocol"] == 1

@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.host.hostproc import HEADER, HostProcess, frame, host_env
+from tests.host.hostproc import HEADER, SHORT_STALL_S, HostProcess, frame, host_env
 
 SAMPLE = "Honestly, I realise the colour was off!!! Anyway... see you tomorrow :) — Jo"
 
@@ -56,9 +56,14 @@ def test_neutralize_returns_text_and_edits_that_rebuild_it(host):
 
 
 def test_rewrite_has_the_final_shape_and_keeps_protected_terms(host):
+    """ "colour" is a word the rewrite changes (a dialect spelling): without protection it is gone, with
+    it the same request keeps it; so the kept term is the protection's doing."""
+    options = {"strength": "light", "candidates": 1}
+    unprotected = host.result("rewrite", {"text": SAMPLE, "options": options}, timeout=90)
+    assert "colour" in SAMPLE and "colour" not in unprotected["text"], unprotected["text"]
+
     request_id = host.send(
-        "rewrite",
-        {"text": SAMPLE, "options": {"strength": "light", "protected_terms": ["Jo"], "candidates": 1}},
+        "rewrite", {"text": SAMPLE, "options": {**options, "protected_terms": ["colour", "Jo"]}}
     )
     reply, progress = host.final(request_id, timeout=90)
     assert reply["type"] == "result", reply
@@ -66,7 +71,9 @@ def test_rewrite_has_the_final_shape_and_keeps_protected_terms(host):
     for key in ("text", "edits", "markers_before", "markers_after", "path", "reason", "timings"):
         assert key in result
     assert result["path"] in ("llm", "neutralizer")
+    assert result["text"].count("colour") == SAMPLE.count("colour"), result["text"]
     assert "Jo" in result["text"]
+    assert result["text"] != SAMPLE  # the rest is still rewritten
     assert progress, "a rewrite streams progress"
 
 
@@ -119,18 +126,23 @@ def test_bad_utf8_bad_json_and_empty_frame(host):
     host.assert_alive()
 
 
-def test_cancel_stops_a_running_job_quickly(host):
-    job = host.send("debug.sleep", {"seconds": 30})
-    first = host.recv(10)
+SLEEP_S = 60  # the longest debug.sleep: a job that stops well before this was stopped by the cancel or EOF
+
+
+def test_cancel_stops_a_running_job(host):
+    """The running job ends `cancelled`, long before it would have ended by itself. How fast is a speed
+    goal, measured by bench/bench_cancel.py; the bound here only tells a stop from the job's own end."""
+    job = host.send("debug.sleep", {"seconds": SLEEP_S})
+    first = host.recv(30)
     assert first["id"] == job and first["type"] == "progress"
     started = time.monotonic()
     cancel = host.send("cancel", {"target": job})
     replies = {}
     while len(replies) < 2:
-        message = host.recv(5)
+        message = host.recv(SLEEP_S / 2)
         if message["type"] in ("result", "error"):
             replies[message["id"]] = message
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < SLEEP_S / 2
     assert replies[cancel]["result"] == {"cancelled": True}
     assert replies[job]["error"]["name"] == "cancelled"
     assert host.result("cancel", {"target": job}) == {"cancelled": False}
@@ -138,22 +150,43 @@ def test_cancel_stops_a_running_job_quickly(host):
 
 
 def test_cancel_removes_a_queued_job_before_it_runs(host):
-    running = host.send("debug.sleep", {"seconds": 1.0})
-    queued = host.send("debug.sleep", {"seconds": 30})
+    running = host.send("debug.sleep", {"seconds": SLEEP_S})
+    queued = host.send("debug.sleep", {"seconds": SLEEP_S})
     assert host.result("cancel", {"target": queued}) == {"cancelled": True}
-    reply, _ = host.final(queued, 5)
+    reply, progress = host.final(queued, 30)
     assert reply["error"]["name"] == "cancelled"
-    reply, _ = host.final(running, 10)
-    assert reply["type"] == "result"
+    assert {p["stage"] for p in progress} <= {"queued"}, progress  # it never started
+    while (message := host.recv(30))["id"] != running:  # the running job goes on, untouched
+        pass
+    assert message["type"] == "progress" and message["stage"] == "sleep", message
+    assert host.result("cancel", {"target": running}) == {"cancelled": True}
+    reply, _ = host.final(running, 30)
+    assert reply["error"]["name"] == "cancelled"
 
 
 def test_duplicate_id_in_flight_is_refused(host):
-    host.send("debug.sleep", {"seconds": 0.5}, request_id="same")
+    host.send("debug.sleep", {"seconds": SLEEP_S}, request_id="same")
     host.send("debug.sleep", {"seconds": 0}, request_id="same")
-    first, _ = host.final("same", 10)
+    first, _ = host.final("same", 30)
     assert first["error"]["name"] == "duplicate_id"
-    second, _ = host.final("same", 10)
-    assert second["type"] == "result"
+    # the first request is the one still in flight under that id: cancelling it ends it
+    assert host.result("cancel", {"target": "same"}) == {"cancelled": True}
+    second, _ = host.final("same", 30)
+    assert second["error"]["name"] == "cancelled"
+
+
+def test_an_immediate_request_sharing_a_queued_jobs_id_leaves_the_job_answered(host):
+    """A `hello` under the id of a job still queued is answered at once, and the job still runs and is
+    answered (found by the fuzz test's per-id count: the job was dropped without a reply)."""
+    running = host.send("debug.sleep", {"seconds": SLEEP_S})
+    host.send("debug.sleep", {"seconds": 0}, request_id="shared")
+    hello, _ = host.final(host.send("hello", request_id="shared"), 30)
+    assert hello["type"] == "result" and hello["result"]["protocol"] == 1
+    # still running, so "shared" was queued when the hello came; the cancel lets it run
+    assert host.result("cancel", {"target": running}) == {"cancelled": True}
+    job, _ = host.final("shared", 30)
+    assert job["type"] == "result" and "slept" in job["result"], job
+    assert host.final(running, 30)[0]["error"]["name"] == "cancelled"
 
 
 def test_a_result_above_1_mib_arrives_in_parts_and_reassembles(host):
@@ -202,13 +235,16 @@ def test_garbage_bytes_are_reported_and_the_stream_recovers(host):
     host.assert_alive()
 
 
-def test_truncated_frame_times_out_and_the_stream_recovers(host):
-    host.send_raw(HEADER.pack(100) + b'{"id": "cut')
-    error = host.error_for_null_id(timeout=10)
-    assert error["name"] == "truncated_frame" and error["data"] == {"received": 11, "expected": 100}
-    host.send_raw(b"\x05\x00")  # half a header, then silence
-    assert host.error_for_null_id(timeout=10)["name"] == "truncated_frame"
-    host.assert_alive()
+def test_truncated_frame_times_out_and_the_stream_recovers():
+    with HostProcess(env=host_env(FANTASMA_HOST_STALL_S=SHORT_STALL_S)) as host:
+        host.send_raw(HEADER.pack(100) + b'{"id": "cut')
+        error = host.error_for_null_id(timeout=30)
+        assert error["name"] == "truncated_frame" and error["data"] == {"received": 11, "expected": 100}
+        host.send_raw(b"\x05\x00")  # half a header, then silence
+        assert host.error_for_null_id(timeout=30)["name"] == "truncated_frame"
+        host.assert_alive()
+        assert host.close() == 0
+        assert host.violations == []
 
 
 def test_truncated_frame_at_eof_is_reported_then_clean_exit():
@@ -220,18 +256,26 @@ def test_truncated_frame_at_eof_is_reported_then_clean_exit():
 
 
 def test_interleaved_requests_keep_order_and_immediate_types_answer_during_a_job(host):
-    slow = host.send("debug.sleep", {"seconds": 1.0})
+    slow = host.send("debug.sleep", {"seconds": SLEEP_S})
     analyze = host.send("analyze", {"text": SAMPLE})
     hello = host.send("hello")
     settings = host.send("settings.get")
     finals: list[str] = []
-    while len(finals) < 4:
+    while len(finals) < 2:  # answered while the slow job still runs (it ends only when cancelled below)
         message = host.recv(30)
         if message["type"] in ("result", "error"):
             assert message["type"] == "result", message
             finals.append(message["id"])
-    assert finals.index(hello) < finals.index(slow)
-    assert finals.index(settings) < finals.index(slow)
+    assert sorted(finals) == sorted([hello, settings])
+    host.send("cancel", {"target": slow})
+    while len(finals) < 5:
+        message = host.recv(30)
+        if message["type"] in ("result", "error"):
+            finals.append(message["id"])
+            if message["id"] == slow:
+                assert message["error"]["name"] == "cancelled", message
+            else:
+                assert message["type"] == "result", message
     assert finals.index(slow) < finals.index(analyze)  # jobs run in arrival order
 
 
@@ -252,12 +296,14 @@ def test_stray_output_never_reaches_the_frame_stream(host):
 
 
 def test_eof_while_a_job_runs_exits_cleanly():
+    """EOF cancels the running job: the host exits cleanly without waiting for it to end (the time it
+    takes is in bench/bench_cancel.py)."""
     with HostProcess() as proc:
-        proc.send("debug.sleep", {"seconds": 30})
-        assert proc.recv(10)["type"] == "progress"
+        proc.send("debug.sleep", {"seconds": SLEEP_S})
+        assert proc.recv(30)["type"] == "progress"
         started = time.monotonic()
-        assert proc.close() == 0
-        assert time.monotonic() - started < 5
+        assert proc.close(timeout=SLEEP_S / 2) == 0
+        assert time.monotonic() - started < SLEEP_S / 2
 
 
 def test_logs_go_to_the_rotating_log_file(host, isolated_home):

@@ -52,9 +52,17 @@ def test_natural_rarer_synonyms_pass(drops):
         assert CASES[k][0] == NATURAL
         assert _passes(drops[k]), (pair, drops[k])
         assert guards.rarity_nats(*_window_texts(k)) > 1.0, pair  # they are rarer
-    # without the rarity correction 'on' -> 'upon' fails: the correction is what lets it through
-    k = found[("y on", "y upon")]
-    assert not _passes(drops[k] + guards.RARITY_WEIGHT * guards.rarity_nats(*_window_texts(k)))
+    # the correction is what lets some correct rarer synonyms through: without it, at least one of the
+    # labelled natural edits fails (which one depends on the weights: 'on' -> 'upon' with the base model,
+    # 'short' -> 'brief' with the shipped one)
+    natural = [k for k, c in enumerate(CASES) if c[0] == NATURAL]
+    let_through = [
+        CASES[k][3:]
+        for k in natural
+        if _passes(drops[k])
+        and not _passes(drops[k] + guards.RARITY_WEIGHT * guards.rarity_nats(*_window_texts(k)))
+    ]
+    assert let_through
 
 
 def _window_texts(k: int) -> tuple[str, str]:
@@ -64,8 +72,8 @@ def _window_texts(k: int) -> tuple[str, str]:
 
 def test_labelled_set_confusion(drops):
     """Most natural edits pass and most unnatural ones fail. Measured 2026-12-01: with the shipped
-    default model (adapter merged) 59 of 76 natural passed and 48 of 60 unnatural were rejected; with
-    the base model the tests export, 61 and 45. The cases read in the search's output after the guard
+    default model (adapter merged, the one the tests export) 59 of 76 natural passed and 48 of 60
+    unnatural were rejected; with the base model, 61 and 45. The cases read in the search's output after the guard
     ("eval chunks ..." origins) are left out here: their unnatural ones are there because the guard
     passed them (a biased sample; bench/fluency_calibration.py reports them apart)."""
     calibration = [k for k, c in enumerate(CASES) if not c[1].startswith(SURVIVORS)]

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 import threading
 
 import pytest
 
 from native_host.rewrite import RewriteOptions, guards, model_status, rewrite
-from native_host.rewrite.pipeline import count_markers
+from native_host.style.markers import count_markers
 
 INPUTS = [
     "tbh i think ur right lol, the meeting on Friday is gonna be sooo long :)",
@@ -125,6 +126,76 @@ def test_medium_searches_within_its_smaller_budget(rewrite_model_dir, embedder_m
     assert len(medium.search["applied"]) <= max(1, math.ceil(budget.edits_per_100_words * n_words / 100))
     # the larger budget is used: strong changes more of this text than medium may
     assert strong.search["words_changed"] > medium.search["words_changed"]
+
+
+def _occurrences(term: str, text: str) -> int:
+    """Whole-word, case-insensitive occurrences: how protected terms are matched (style.protect)."""
+    return len(re.findall(r"(?<!\w)" + re.escape(term) + r"(?!\w)", text, re.I))
+
+
+def test_user_protected_terms_hold_through_the_search(rewrite_model_dir, embedder_model_dir):
+    """A word the medium search replaces when nothing protects it: once the user protects it, every
+    occurrence stays, and the search still edits the rest."""
+    from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+
+    text = split_corpus(find_corpus("federalist", load_manifest()), 3, 2, 2).test[0].text
+    options = dict(strength="medium", llm_windows=False)
+    free = rewrite(text, _options(rewrite_model_dir, embedder_model_dir, **options))
+    replaced = [
+        a["original"]
+        for a in free.search["applied"]
+        if re.fullmatch(r"[A-Za-z]+", a["original"])
+        and _occurrences(a["original"], free.text) < _occurrences(a["original"], text)
+    ]
+    assert replaced, f"the search replaced no single word: {free.search['applied']}"
+    term = replaced[0]
+
+    kept = rewrite(
+        text, _options(rewrite_model_dir, embedder_model_dir, **options, protected_terms=(term.upper(),))
+    )
+    assert _occurrences(term, kept.text) >= _occurrences(term, text), term
+    assert kept.search is not None and kept.search["applied"], "the search stopped editing"
+    assert kept.protected_keep_rate == 1.0
+
+
+@pytest.mark.slow
+def test_user_protected_terms_hold_through_the_llm_windows(rewrite_model_dir, embedder_model_dir):
+    """A word the model drops from a window when nothing protects it: once the user protects it, the
+    window the model writes keeps it, or the model's candidates are refused for dropping it."""
+    from tests.host.test_host_llm import LLM_TEXTS  # texts whose markers only the model removes
+
+    found = None
+    for text in LLM_TEXTS:
+        free = rewrite(text, _options(rewrite_model_dir, embedder_model_dir, search=False))
+        for window in free.windows:
+            if window.path != "llm":
+                continue
+            dropped = [
+                word
+                for word in sorted(set(re.findall(r"[A-Za-z]{4,}", window.source)), key=len, reverse=True)
+                if _occurrences(word, window.text) < _occurrences(word, window.source)
+                and _occurrences(word, free.text) < _occurrences(word, text)
+            ]
+            if dropped:
+                found = text, dropped[0]
+                break
+        if found:
+            break
+    assert found, "the model rewrote no window of any input, or dropped no word"
+    text, term = found
+
+    kept = rewrite(
+        text, _options(rewrite_model_dir, embedder_model_dir, search=False, protected_terms=(term,))
+    )
+    assert _occurrences(term, kept.text) >= _occurrences(term, text), (term, kept.text)
+    holding = [w for w in kept.windows if _occurrences(term, w.source)]
+    assert holding, "no window holds the term"
+    for window in holding:
+        if window.path == "llm":
+            assert _occurrences(term, window.text) >= _occurrences(term, window.source), window
+        else:  # the model was asked; what it wrote was refused, for dropping the term among others
+            assert window.candidates > 0 and window.rejected, window
+    print({"term": term, "paths": [w.path for w in holding], "rejected": [w.rejected for w in holding]})
 
 
 def test_light_strength_needs_no_model():
