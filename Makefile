@@ -4,12 +4,12 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip -q --disable-pip-version-check
 PYTHON3 ?= python3
 
-.PHONY: run test lint format bench install test-install clean
+.PHONY: run test lint format bench install test-install dist clean
 
 $(VENV)/.installed: pyproject.toml requirements/data.txt
 	test -x $(PY) || $(PYTHON3) -m venv $(VENV)
 	$(PIP) install --upgrade pip
-	$(PIP) install -e '.[export]'
+	$(PIP) install -e .
 	$(PIP) install --no-deps -r requirements/data.txt
 	touch $@
 
@@ -32,6 +32,11 @@ run: install
 test: test-install
 	$(PY) -m pytest -q -ra
 
+# The wheel (models and extension bundled), the sdist, fantasma-chromium.zip, fantasma-firefox.xpi and
+# SHA256SUMS, into dist/ (scripts/build_dist.py; web-ext from tests/e2e/webext).
+dist: install
+	$(PY) scripts/build_dist.py --out dist
+
 lint: test-install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -45,4 +50,4 @@ bench: test-install
 	for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info dist

@@ -1,5 +1,7 @@
 """`fantasma-host doctor`: every registered manifest is well-formed and points at a launcher that
-starts and answers a real framed `hello`; onnxruntime's telemetry is off and no queue of it is left."""
+starts and answers a real framed `hello`; onnxruntime's telemetry is off and no queue of it is left;
+and, for each browser with a profile here, whether the extension is installed to stay and what is
+missing (install/extension.py; reported, not counted as a problem of the host's registration)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from native_host.host import framing
-from native_host.install import telemetry
+from native_host.install import extension, telemetry
 from native_host.install.installer import (
     Env,
     read_registry,
@@ -168,6 +170,7 @@ def doctor(env: Env, delete_telemetry_queue: bool = False) -> int:
         status = "ok" if ok else "FAILED"
         env.out.append(f"hello via {launcher} ({', '.join(names)}): {status}: {detail}")
         failures += 0 if ok else 1
+    env.out.extend(extension.report(env))
     env.out.extend(sandbox_notes(env))
     env.out.append("all good" if not failures else f"{failures} problem(s) found")
     return 0 if not failures else 1

@@ -1,0 +1,159 @@
+"""One build for every test here. scripts/build_dist.py (what `make dist` runs) builds the wheel and both
+browser packages; the wheel is installed, not editable, into a fresh venv the way pipx does it (a venv
+without pip, pip pointed at it from outside) from the same package indexes `make test` uses, and
+`fantasma setup --register` runs in a temporary HOME that has a Chromium profile dir, as a person's would.
+Commands of the installed tool run outside the checkout, without PYTHONPATH, so nothing of the
+checkout can be imported by them."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PIP = (sys.executable, "-m", "pip", "--disable-pip-version-check")  # the checkout's pip, as pipx uses its own
+
+
+@dataclass(frozen=True)
+class Installed:
+    dist: Path  # wheel, fantasma-chromium.zip, fantasma-firefox.xpi, SHA256SUMS
+    venv: Path
+    home: Path  # HOME
+    fantasma_home: Path  # FANTASMA_HOME
+    setup: subprocess.CompletedProcess[str]  # `fantasma setup --register`
+    build_s: float
+    install_s: float
+
+    @property
+    def wheel(self) -> Path:
+        return next(self.dist.glob("fantasma-*.whl"))
+
+    def bin(self, name: str) -> str:
+        return str(self.venv / "bin" / name)
+
+    def env(self) -> dict[str, str]:
+        return user_env(self.home, self.fantasma_home)
+
+    def run(
+        self, *command: str, timeout: float = 300, stdin: str | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        return run_as_user(self.home, self.fantasma_home, list(command), timeout, stdin)
+
+    def launcher(self) -> str:
+        """The launcher setup registered for Chromium: what the browser starts."""
+        manifest = self.home / ".config/chromium/NativeMessagingHosts/org.fantasma.host.json"
+        return str(json.loads(manifest.read_text())["path"])
+
+
+def user_env(home: Path, fantasma_home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return {**env, "HOME": str(home), "FANTASMA_HOME": str(fantasma_home)}
+
+
+def run_as_user(
+    home: Path, fantasma_home: Path, command: list[str], timeout: float, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """A command of the installed tool, started in HOME (outside the checkout)."""
+    return subprocess.run(
+        command,
+        env=user_env(home, fantasma_home),
+        cwd=home,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def unzip(archive: Path, into: Path) -> Path:
+    with zipfile.ZipFile(archive) as z:
+        z.extractall(into)
+    return into
+
+
+def host_reply(command: list[str], env: dict[str, str], cwd: Path, type_: str, params: dict) -> dict:
+    """One request to a host started by `command`, over real pipes; the final reply. stdin stays open
+    until the reply is in (EOF would cancel the job)."""
+    body = json.dumps({"id": "oracle", "type": type_, "params": params}).encode()
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env, cwd=cwd
+        )
+        timer = threading.Timer(180, proc.kill)
+        timer.start()
+        try:
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(struct.pack("=I", len(body)) + body)
+            proc.stdin.flush()
+            while True:
+                head = proc.stdout.read(4)
+                if len(head) != 4:
+                    log.seek(0)
+                    raise AssertionError(
+                        f"the host closed its output (rc={proc.poll()}): {log.read()[-2000:]!r}"
+                    )
+                (n,) = struct.unpack("=I", head)
+                reply = json.loads(proc.stdout.read(n))
+                if reply.get("id") == "oracle" and reply["type"] in ("result", "error"):
+                    return reply
+        finally:
+            timer.cancel()
+            if proc.stdin:
+                proc.stdin.close()
+            proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+    """About 1 GB: the wheel, the models and the extension copies (a few large files) are removed when the
+    session ends; the venv (thousands of small files, slow to delete on a busy disk) is left to pytest's
+    retention of its last three temp dirs."""
+    root = tmp_path_factory.mktemp("install")
+    dist, venv, home, fantasma_home = root / "dist", root / "venv", root / "home", root / "fantasma"
+    started = time.perf_counter()
+    build = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "build_dist.py"), "--out", str(dist), "--no-sdist"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert build.returncode == 0, build.stderr[-3000:]
+    built = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    wheel = next(dist.glob("fantasma-*.whl"))
+    pip = subprocess.run(
+        [
+            *PIP,
+            "--python",
+            str(venv / "bin" / "python"),
+            "install",
+            "-q",
+            "--find-links",
+            str(dist),
+            str(wheel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=root,
+    )
+    assert pip.returncode == 0, pip.stderr[-3000:]
+    install_s = time.perf_counter() - built
+    (home / ".config" / "chromium").mkdir(parents=True)  # a Chromium that was started once
+    setup = run_as_user(home, fantasma_home, [str(venv / "bin" / "fantasma"), "setup", "--register"], 900)
+    yield Installed(dist, venv, home, fantasma_home, setup, built - started, install_s)
+    for large in (dist, fantasma_home):
+        shutil.rmtree(large, ignore_errors=True)
