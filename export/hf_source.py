@@ -104,6 +104,16 @@ class HFCheckpoint:
     def __contains__(self, name: str) -> bool:
         return name in self._where
 
+    def numel(self, name: str) -> int:
+        """The number of values in a tensor, from the header (nothing is read)."""
+        return int(np.prod([int(d) for d in self._where[name][1]["shape"]], dtype=np.int64))
+
+    def raw_location(self, name: str) -> tuple[Path, str, int]:
+        """(shard, safetensors dtype, offset of the tensor's first byte in the shard): where an in-place
+        rewrite of its bytes goes (export/lora.py merge_hf_dir)."""
+        shard, info, data_start = self._where[name]
+        return shard, str(info["dtype"]), data_start + int(info["data_offsets"][0])
+
     def get(self, name: str) -> np.ndarray:
         """The tensor as float32 (a fresh array; bf16/f16 widened)."""
         try:

@@ -155,7 +155,11 @@ def export_gguf_merged(gguf: Path, out_dir: Path, adapter: LoraAdapter, options,
     freq_divisors = tensors.get("rope_freqs.weight") if "rope_freqs.weight" in tensors else None
     graph = llama.build_graph(config, weights, options.precision, progress, freq_divisors)
     meta = llama.model_meta(
-        config, options.precision, options.source_label or str(gguf), special_ids_from_gguf(metadata)
+        config,
+        options.precision,
+        options.source_label or str(gguf),
+        special_ids_from_gguf(metadata),
+        llama.gguf_parameters(tensors),
     )
     write_model_dir(out_dir, graph, tokenizer_from_gguf(metadata), meta)
     return meta
@@ -163,37 +167,50 @@ def export_gguf_merged(gguf: Path, out_dir: Path, adapter: LoraAdapter, options,
 
 def merge_hf_dir(base_dir: Path, adapter: LoraAdapter, out_dir: Path) -> Path:
     """A copy of a Hugging Face checkpoint dir with the adapter merged into its safetensors weights
-    (for `fantasma-export` of any architecture it supports)."""
+    (for `fantasma-export` of any architecture it supports).
+
+    Each shard is copied byte for byte and the merged tensors are written over their own bytes in their
+    own dtype (bf16 too, which numpy has no type for): a merge changes values, never shapes or dtypes,
+    so the header and every offset stay as they were, and only one tensor is in memory at a time."""
     import shutil
 
-    from safetensors import safe_open
-    from safetensors.numpy import save_file
+    from export.hf_source import HFCheckpoint
 
     base_dir, out_dir = Path(base_dir), Path(out_dir)
+    checkpoint = HFCheckpoint(base_dir)  # a truncated or corrupt shard is refused here, before copying
     out_dir.mkdir(parents=True, exist_ok=True)
+    for item in base_dir.iterdir():
+        if item.is_file():
+            shutil.copyfile(item, out_dir / item.name)  # a snapshot's symlinks become files
     wanted = adapter.weight_names()
     found: set[str] = set()
-    for item in base_dir.iterdir():
-        if item.suffix != ".safetensors":
-            if item.is_file():
-                shutil.copy2(item, out_dir / item.name)
+    for name in checkpoint.names():
+        # VLM layouts keep the text model under model.language_model.*; PEFT names follow the loaded
+        # class, so match on either.
+        key = name if name in wanted else name.replace("model.language_model.", "model.", 1)
+        if key not in wanted:
             continue
-        with safe_open(str(item), framework="numpy") as f:
-            metadata = f.metadata()
-            tensors = {}
-            for name in f.keys():  # noqa: SIM118 (not a dict)
-                tensor = f.get_tensor(name)
-                # VLM layouts keep the text model under model.language_model.*; PEFT names follow the
-                # loaded class, so match on either.
-                key = name if name in wanted else name.replace("model.language_model.", "model.", 1)
-                if key in wanted:
-                    found.add(key)
-                    tensor = adapter.merge(key, tensor.astype(np.float32)).astype(tensor.dtype)
-                tensors[name] = tensor
-        save_file(tensors, str(out_dir / item.name), metadata=metadata)
+        found.add(key)
+        shard, dtype, offset = checkpoint.raw_location(name)
+        merged = adapter.merge(key, checkpoint.get(name))
+        with (out_dir / shard.name).open("r+b") as f:
+            f.seek(offset)
+            f.write(_encode(merged, dtype))
     if found != wanted:
         raise AdapterError(f"{base_dir}: no weights for {', '.join(sorted(wanted - found)[:3])}")
     return out_dir
+
+
+def _encode(values: np.ndarray, dtype: str) -> bytes:
+    """float32 values as a safetensors dtype's little-endian bytes (bf16: round to nearest even)."""
+    values = np.ascontiguousarray(values, dtype=np.float32)
+    if dtype == "BF16":
+        bits = values.view(np.uint32).astype(np.uint64)
+        rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+        return rounded.astype("<u2").tobytes()
+    if dtype in ("F32", "F16", "F64"):
+        return values.astype({"F32": "<f4", "F16": "<f2", "F64": "<f8"}[dtype]).tobytes()
+    raise AdapterError(f"cannot merge into a {dtype} tensor (only float weights take an adapter)")
 
 
 def export_merged(source: Path, out_dir: Path, adapter: LoraAdapter | None, options) -> None:

@@ -266,6 +266,8 @@ function handlePanelMessage(message, sender) {
       return host.request("settings.get", {});
     case "settings.set":
       return host.request("settings.set", { settings: message.settings });
+    case "models": // the installed models; with `use`, switch first (options page, models.js)
+      return host.request("models", "use" in message ? { use: message.use } : {});
     case "lastRewrite":
       return recallLastRewrite();
     case "notify":

@@ -10,7 +10,7 @@ export const MIN_RIVAL_CHUNKS = 2;
 
 /**
  * @typedef {"hello"|"analyze"|"neutralize"|"rewrite"|"cancel"|"profile.show"|"profile.add"|
- *   "profile.clear"|"settings.get"|"settings.set"} RequestType
+ *   "profile.clear"|"settings.get"|"settings.set"|"models"} RequestType
  */
 
 /**
@@ -26,10 +26,32 @@ export const MIN_RIVAL_CHUNKS = 2;
  * @property {string} app
  * @property {string} version
  * @property {number} protocol
- * @property {{loaded: boolean, available?: boolean, reason?: string, model_dir?: string}} model
+ * @property {ModelStatus} model
  * @property {"llm"|"neutralizer"} rewrite_path
  * @property {string[]} types
  */
+
+/**
+ * hello.model: the load state of the model that answers, and what it is (PROTOCOL.md `hello`).
+ * @typedef {object} ModelStatus
+ * @property {"not_installed"|"available"|"loading"|"ready"|"error"} state
+ * @property {string} [reason]
+ * @property {string} [name] the model dir's name (`fantasma models`)
+ * @property {string} [architecture] "qwen3_5", "llama"
+ * @property {boolean} [hybrid] Gated DeltaNet and attention layers
+ * @property {string} [layers] e.g. "hybrid: 18 Gated DeltaNet + 6 attention"
+ * @property {boolean} [embedded] the embedded default model
+ * @property {string|null} [chosen] what the `model` setting names (null: the embedded default)
+ * @property {string|null} [fallback] why the chosen model does not answer, else null
+ */
+/**
+ * One installed model (PROTOCOL.md `models`).
+ * @typedef {{name: string, embedded: boolean, active: boolean, usable: boolean, problem: string|null,
+ *   architecture: string, hybrid: boolean, layers: string, parameters: number|null, size_bytes: number,
+ *   adapter: string|null, source: string, decode_tokens_per_s: number|null}} InstalledModel
+ */
+/** {} lists; `use` (a name, null = the embedded default) switches first. @typedef {{use?: string|null}} ModelsParams */
+/** @typedef {{models: InstalledModel[], active: ModelStatus, install_command: string}} ModelsResult */
 
 /** @typedef {{text: string, use_profile?: boolean}} AnalyzeParams */
 /**
@@ -85,6 +107,7 @@ export const MIN_RIVAL_CHUNKS = 2;
  * @property {string} reason
  * @property {IdentifiabilityReport|null} identifiability_before of the submitted text
  * @property {IdentifiabilityReport|null} identifiability_after of `text`
+ * @property {RewriteSummary} summary the outcome in plain words (PROTOCOL.md `rewrite`)
  */
 
 /**
@@ -134,6 +157,7 @@ export const HOST_ERRORS = Object.freeze({
   12: "unsupported_protocol",
   13: "model_unavailable",
   14: "storage_error",
+  15: "unknown_model",
 });
 
 /** Errors raised inside the extension (never sent by the host). */
@@ -206,7 +230,7 @@ export class PartBuffer {
  *
  * popup/options → background (runtime.sendMessage); replies are the host's result, or {error}:
  * @typedef {{kind: "status"}|{kind: "reconnect"}|{kind: "profile.show"}|{kind: "profile.add", text: string, rival?: string}|
- *   {kind: "profile.clear", rival?: string}|{kind: "lastRewrite"}} PanelRequest
+ *   {kind: "profile.clear", rival?: string}|{kind: "lastRewrite"}|{kind: "models", use?: string|null}} PanelRequest
  * "lastRewrite" answers {figure: IdentifiabilityFigure|null} for the last rewrite this browser ran.
  */
 
@@ -218,6 +242,11 @@ export class PartBuffer {
  * @property {string[]} linkedBy attacker families that still link the rewrite
  * @property {"profile"|"typicality"} mode
  * @property {string[]} rivals names of the people the score compared the user with (may be empty)
+ * @property {RewriteSummary|null} summary the host's words for the rewrite (PROTOCOL.md `rewrite`, `summary`)
+ */
+/**
+ * @typedef {{headline: string, details: string[], next_step: string|null, next: string|null,
+ *   identifiability: {text: string, line: string, direction: "lower"|"higher"|"same"}|null}} RewriteSummary
  */
 
 /** @param {RewriteResult} result @returns {IdentifiabilityFigure|null} */
@@ -231,11 +260,16 @@ export function identifiabilityFigure(result) {
     linkedBy: Array.isArray(after.linked_by) ? after.linked_by : [],
     mode: after.mode === "profile" ? "profile" : "typicality",
     rivals: Array.isArray(after.rivals) ? after.rivals : [],
+    summary: typeof result.summary?.headline === "string" ? result.summary : null,
   };
 }
 
-/** "identifiability 0.82 → 0.41 · still linked by char3" (the wording of `fantasma rewrite`). */
+/**
+ * "identifiability 0.82 → 0.41 · much harder to link to you": the host's words (summary.identifiability.line,
+ * the digits `fantasma rewrite` prints); a host without `summary` gets the older line.
+ */
 export function describeFigure(figure) {
+  if (typeof figure.summary?.identifiability?.line === "string") return figure.summary.identifiability.line;
   const scores = `identifiability ${figure.before.toFixed(2)} → ${figure.after.toFixed(2)}`;
   const families = figure.linkedBy.join(", ");
   const people = figure.rivals?.length ?? 0;

@@ -3,6 +3,7 @@
 // (rivals.js).
 import { loadSettings, saveSettings } from "../settings.js";
 import { initHostSettings } from "./host-settings.js";
+import { initModels } from "./models.js";
 import { initProfile } from "./profile.js";
 import { initRivals, renderRivals } from "./rivals.js";
 
@@ -76,3 +77,4 @@ init();
 initRivals();
 initProfile({ onRivals: renderRivals });
 initHostSettings();
+initModels();

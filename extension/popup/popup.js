@@ -1,4 +1,4 @@
-// Popup: host status (from hello), the last rewrite's identifiability figure, and the auto-rewrite
+// Popup: host status (from hello), the last rewrite in words (the host's summary), and the auto-rewrite
 // toggles for all sites and for this site.
 import { INSTALL_COMMAND, describeFigure } from "../protocol.js";
 import { autoRewriteOn, loadSettings, saveSettings } from "../settings.js";
@@ -20,7 +20,7 @@ function showStatus(status) {
     case "connected": {
       $("status-text").textContent = t("statusConnected");
       const hello = status.hello;
-      if (hello) detail.textContent = `host ${hello.version} · ${describeModel(model)}`;
+      if (hello) detail.textContent = [`host ${hello.version}`, modelName(model), describeModel(model)].filter(Boolean).join(" · ");
       break;
     }
     case "model_loading":
@@ -36,6 +36,14 @@ function showStatus(status) {
       $("status-text").textContent = t("statusError");
       detail.textContent = status?.error?.message ?? "";
   }
+}
+
+/** The model that answers, by name (PROTOCOL.md `hello`: model.name, model.layers, model.fallback). */
+function modelName(model) {
+  if (!model.name) return "";
+  const kind = model.hybrid ? ` (${model.layers})` : "";
+  const fallback = model.fallback ? ` — ${model.fallback}` : "";
+  return `model ${model.name}${model.embedded ? " (embedded)" : kind}${fallback}`;
 }
 
 /** hello.model is the rewrite package's model_status() (PROTOCOL.md, `hello`). */
@@ -101,7 +109,17 @@ function showLastRewrite(figure) {
   $("last-rewrite").hidden = !figure;
   if (!figure) return;
   $("last-rewrite-label").textContent = t("popupLastRewrite");
-  $("last-rewrite-figure").textContent = describeFigure(figure);
+  // The host's words (PROTOCOL.md `rewrite`, `summary`): what changed, how much harder to link, what next.
+  const summary = figure.summary;
+  $("last-rewrite-figure").textContent = summary?.headline ?? describeFigure(figure);
+  if (typeof summary?.next_step === "string") {
+    const next = document.createElement("p");
+    next.id = "last-rewrite-next";
+    // `a command` in monospace (samp: the popup styles code as a block); text nodes only, never markup
+    const parts = summary.next_step.split("`").map((part, i) => (i % 2 ? Object.assign(document.createElement("samp"), { textContent: part }) : part));
+    next.append(`${t("nextStep")} `, ...parts);
+    $("last-rewrite").append(next);
+  }
 }
 
 init();

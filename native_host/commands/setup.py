@@ -9,12 +9,18 @@ named in fantasma_model.json's `source`, so switching between the two re-exports
 Each step writes a complete model dir into a temporary sibling and renames it into place, so a crash
 or Ctrl-C never leaves a half-written model where the engine would find it. A step whose target is
 already complete is skipped unless --force. To add a model, append one `SetupStep` to `STEPS`.
+
+Then the browsers (`finish`): the extension is put where a browser loads it from for good (a wheel's
+bundled packages into the data dir; a checkout's extension/ folder as it is), the host is registered
+with every browser that has a profile here (`fantasma-host install`; not when FANTASMA_HOME is set,
+which means a test or a portable install, unless --register), and the next step is printed per browser.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import shutil
 import sys
 import time
@@ -166,21 +172,89 @@ def run_step(step: SetupStep, force: bool) -> str:
     return f"{step.name}: exported to {target} ({_size_mb(target):.1f} MB) in {seconds:.1f} s"
 
 
+def register_host(mode: bool | None) -> list[str]:
+    """`fantasma-host install` for every browser with a profile here; mode None registers unless
+    FANTASMA_HOME is set. Returns the lines to print."""
+    from native_host.install.installer import Env, InstallError, install
+
+    if mode is False:
+        return ["host: not registered (--no-register); to register: fantasma-host install"]
+    if mode is None and os.environ.get("FANTASMA_HOME"):
+        return [
+            "host: not registered, since FANTASMA_HOME is set (a test or a portable install); "
+            "to register: fantasma setup --register, or fantasma-host install"
+        ]
+    env = Env.current()
+    try:
+        install(env, None)
+    except InstallError as exc:
+        return [*(f"host: {line.strip()}" for line in env.out), f"host: not registered: {exc}"]
+    return [f"host: {line.strip()}" for line in env.out]
+
+
+def finish(mode: bool | None) -> list[str]:
+    """The extension copy, the host registration, then the next step for each browser found."""
+    from native_host.install import extension
+    from native_host.install.installer import Env, detected_browsers
+
+    packages = extension.place()
+    lines = []
+    if packages.chromium_dir:
+        lines.append(f"extension for Chromium, Chrome, Brave, Edge, Vivaldi: {packages.chromium_dir}")
+    lines.append(f"extension for Firefox, LibreWolf: {packages.firefox_xpi or packages.note}")
+    lines += register_host(mode)
+    env = Env.current()
+    if env.os_name != "windows" and not detected_browsers(env):
+        lines.append(
+            f"no browser profile found under {env.home}: start your browser once, then run fantasma setup "
+            "again (or fantasma-host install --browser NAME)"
+        )
+    todo = [s for s in extension.status(env, packages) if s.missing]
+    done = sorted(
+        {s.browser for s in extension.status(env, packages) if not s.missing} - {s.browser for s in todo}
+    )
+    if todo or done:
+        lines.append("next:")
+    lines += [f"  {s.browser}: {s.text}" for s in todo]
+    lines += [f"  {name}: Fantasma is installed; restart {name} so it finds the host" for name in done]
+    lines.append("to see it work first, in a throw-away browser window: fantasma try")
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
+    from native_host.assets import AssetMissing
+    from native_host.commands import _install_model
+
+    _install_model.refuse_without_model(args)
+    if args.model:  # another model than the embedded one (docs/models.md)
+        return _install_model.run(args)
+    choice = choose_chat_model(args.base)
+    if choice.note:
+        print(f"fantasma setup: {choice.note}", file=sys.stderr)
+    if not prepare_models(choice, args.force):
+        return 1
+    try:
+        lines = finish(getattr(args, "register", None))
+    except (AssetMissing, OSError) as exc:
+        print(f"fantasma setup: the models are ready, but the browser step failed: {exc}", file=sys.stderr)
+        return 1
+    print("\n".join(lines), flush=True)
+    return 0
+
+
+def prepare_models(choice: ChatModelChoice, force: bool) -> bool:
+    """Every step, printing one line each; False (with the reason on stderr) when one failed."""
     from export.cli import ExportError
     from export.lora import AdapterError
     from native_host.assets import AssetMissing
 
-    choice = choose_chat_model(args.base)
-    if choice.note:
-        print(f"fantasma setup: {choice.note}", file=sys.stderr)
     for step in steps(choice):
         try:
-            print(run_step(step, args.force), flush=True)
+            print(run_step(step, force), flush=True)
         except (ExportError, AdapterError, AssetMissing, RuntimeError, OSError) as exc:
             print(f"fantasma setup: {step.name} failed: {exc}", file=sys.stderr)
-            return 1
-    return 0
+            return False
+    return True
 
 
 def register(subparsers) -> None:
@@ -190,7 +264,35 @@ def register(subparsers) -> None:
         description="Export the embedded default models into the per-user data dir (skipped when present).",
     )
     parser.add_argument("--force", action="store_true", help="export again even if already set up")
+    # Installing another model: native_host/commands/_install_model.py
+    parser.add_argument(
+        "--model",
+        metavar="SPEC",
+        help="install this model instead: a hub id (Qwen/Qwen3.5-0.8B), a Hugging Face dir or a .gguf file",
+    )
+    parser.add_argument("--name", help="with --model: its name in `fantasma models` (default: from SPEC)")
+    parser.add_argument("--use", action="store_true", help="with --model: make it the active model")
+    parser.add_argument(
+        "--adapter",
+        metavar="FILE",
+        help="with --model: merge this LoRA adapter (its manifest .json, hash-checked)",
+    )
     parser.add_argument(
         "--base", action="store_true", help="keep the untrained chat model (no rewriting adapter merged)"
     )
-    parser.set_defaults(func=run)
+    register = parser.add_mutually_exclusive_group()
+    register.add_argument(
+        "--register",
+        dest="register",
+        action="store_const",
+        const=True,
+        help="register the host with the browsers found (the default, unless FANTASMA_HOME is set)",
+    )
+    register.add_argument(
+        "--no-register",
+        dest="register",
+        action="store_const",
+        const=False,
+        help="prepare the models and the extension only",
+    )
+    parser.set_defaults(func=run, register=None)

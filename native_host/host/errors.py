@@ -25,6 +25,7 @@ class ErrorCode(IntEnum):
     unsupported_protocol = 12
     model_unavailable = 13
     storage_error = 14
+    unknown_model = 15
 
 
 class ProtocolError(Exception):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib
 import logging
 import os
 import threading
@@ -17,12 +16,14 @@ import time
 import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, Protocol
 
 from native_host import __version__, settings
+from native_host import rewrite as pipeline
 from native_host.host import framing, schema
 from native_host.host.errors import ErrorCode, ProtocolError
+from native_host.rewrite import summary
+from native_host.rewrite.models import ModelUnavailable
 
 log = logging.getLogger("native_host.host")
 
@@ -70,47 +71,27 @@ class Route:
     immediate: bool = False
 
 
-# --- the rewrite pipeline, if installed ---------------------------------------------------------
-
-
-def rewrite_module() -> tuple[ModuleType | None, str]:
-    """(native_host.rewrite, "") once it provides rewrite(); else (None, why). Checked per call, so the
-    host switches to the LLM path as soon as the module exists, without a protocol change."""
-    try:
-        module = importlib.import_module("native_host.rewrite")
-    except ModuleNotFoundError as exc:
-        if exc.name in ("native_host.rewrite", "native_host"):
-            return None, "the rewrite pipeline is not installed"
-        log.exception("native_host.rewrite failed to import")
-        return None, f"the rewrite pipeline failed to load ({exc})"
-    except Exception as exc:  # a bug there must not take analyze/neutralize down with it
-        log.exception("native_host.rewrite failed to import")
-        return None, f"the rewrite pipeline failed to load ({type(exc).__name__})"
-    if not callable(getattr(module, "rewrite", None)) or not hasattr(module, "RewriteOptions"):
-        return None, "the rewrite pipeline is not installed"
-    return module, ""
+# --- the rewrite pipeline ----------------------------------------------------------------------------
 
 
 def model_status() -> dict[str, Any]:
-    module, reason = rewrite_module()
-    if module is None:
-        return {"state": "not_installed", "reason": reason}
-    status_fn = getattr(module, "model_status", None)
-    if status_fn is None:
-        models = getattr(module, "models", None)
-        status_fn = getattr(models, "model_status", None)
-    if status_fn is None:
-        return {"state": "unknown"}
+    """`hello.model`: the answering model's load state and what it is (host/model_choice.py)."""
+    from native_host.host import model_choice
+
     try:
-        return dict(status_fn())
+        return model_choice.status()
     except Exception as exc:
         log.exception("model_status failed")
         return {"state": "error", "reason": f"{type(exc).__name__}: {exc}"}
 
 
-def _is_model_error(exc: BaseException) -> bool:
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    return bool(names & {"ModelUnavailable", "ModelDirError", "EngineError"})
+def _model_errors() -> tuple[type[Exception], ...]:
+    """What `rewrite` answers with model_unavailable. The engine's errors are imported when a rewrite
+    failed, not at start: importing native_host.engine loads onnxruntime (and it is loaded by then
+    if one of its errors was raised)."""
+    from native_host.engine.errors import EngineError, ModelDirError
+
+    return (ModelUnavailable, ModelDirError, EngineError)
 
 
 # --- handlers ---------------------------------------------------------------------------------------
@@ -124,14 +105,13 @@ def hello(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
             f"this host speaks protocol {framing.PROTOCOL_VERSION}, not {wanted!r}; update Fantasma",
             {"supported": [framing.PROTOCOL_VERSION]},
         )
-    module, _ = rewrite_module()
     return {
         "app": "fantasma",
         "version": __version__,
         "protocol": framing.PROTOCOL_VERSION,
         "host": HOST_NAME,
         "model": model_status(),
-        "rewrite_path": "llm" if module is not None else "neutralizer",
+        "rewrite_path": "llm",  # the pipeline is part of the host; whether a model is usable is `model`
         "limits": {
             "max_incoming_bytes": framing.MAX_INCOMING_FRAME,
             "max_frame_bytes": framing.MAX_OUTGOING_FRAME,
@@ -179,25 +159,43 @@ def rewrite(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     )
     candidates = schema.integer(raw, "candidates", conf["candidates"], 1, 8, where)
     use_profile = bool(conf["use_profile"])
-    module, reason = rewrite_module()
-    if module is None:
-        return _rewrite_by_neutralizer(text, target, protected_terms, ctx, reason, use_profile)
-    options = module.RewriteOptions(
+    model_dir, model_note, model = _rewrite_model(strength, conf["threads"], ctx)
+    options = pipeline.RewriteOptions(
         strength=strength,
         target=target,
         protected_terms=protected_terms,
         candidates=candidates,
         use_profile=use_profile,
         threads=conf["threads"],
+        model_dir=model_dir,
     )
     try:
-        result = module.rewrite(text, options, on_progress=ctx.forward_progress, cancel=ctx.cancel)
+        result = pipeline.rewrite(text, options, on_progress=ctx.forward_progress, cancel=ctx.cancel)
     except Exception as exc:
-        if _is_model_error(exc):
+        if isinstance(exc, _model_errors()):
             raise ProtocolError(ErrorCode.model_unavailable, str(exc) or type(exc).__name__) from exc
         raise
     ctx.check_cancelled()
-    return _with_identifiability(result.to_json(), text, use_profile)
+    reply = result.to_json()
+    reply["model"] = model  # which model the rewrite ran with (PROTOCOL.md); null at light strength
+    if model_note:
+        reply["reason"] = "; ".join(part for part in (model_note, reply.get("reason")) if part)
+    # Both identifiability figures and the summary in words, as `fantasma rewrite` finishes its reply.
+    return summary.finish(reply, text, use_profile)
+
+
+def _rewrite_model(
+    strength: str, threads: int | None, ctx: Context
+) -> tuple[Any, str, dict[str, Any] | None]:
+    """(model dir, note for `reason`, the reply's `model`): the active model (host/model_choice.py); a
+    light rewrite uses none."""
+    from native_host.host import model_choice
+
+    if strength == "light":
+        return None, "", None
+    model_dir, note, active = model_choice.for_rewrite(threads, ctx.progress)
+    keys = ("name", "architecture", "hybrid", "layers", "embedded")
+    return model_dir, note, {key: active.to_json()[key] for key in keys}
 
 
 def cancel(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
@@ -213,8 +211,8 @@ def profile_show(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    from native_host.style.identify import add_samples
     from native_host.style.profile import Profile
+    from native_host.style.samples import add_samples
 
     text = schema.text(params)
     rival = schema.rival(params)
@@ -236,8 +234,8 @@ def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def profile_clear(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    from native_host.style.identify import clear_rivals, clear_samples
     from native_host.style.profile import clear_profile
+    from native_host.style.samples import clear_rivals, clear_samples
 
     rival = schema.rival(params)
     if rival is not None:
@@ -260,12 +258,48 @@ def settings_get(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def settings_set(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    from native_host.host import model_choice
+
+    changes = params.get("settings")
     try:
-        return {"settings": settings.update_settings(params.get("settings"))}
+        if isinstance(changes, dict) and "model" in changes:
+            settings.validate(changes)
+            _check_model(changes["model"])  # an installed model's name, like `models` with `use`
+        held = settings.update_settings(changes)
+        if isinstance(changes, dict) and "model" in changes:
+            model_choice.after_settings_change()
+        return {"settings": held}
     except settings.SettingsError as exc:
         raise schema.invalid(str(exc)) from exc
     except settings.SettingsStorageError as exc:
         raise ProtocolError(ErrorCode.storage_error, str(exc)) from exc
+
+
+def models_(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    """The installed models and the answering one; with `use` (a name, or null for the embedded
+    default) the active model changes first and the old one's engine is dropped (PROTOCOL.md)."""
+    from native_host.host import model_choice
+
+    if "use" in params:
+        name = params["use"]
+        if name is not None and not isinstance(name, str):
+            raise schema.invalid("params.use must be the name of an installed model, or null")
+        _check_model(name)
+        try:
+            model_choice.choose(name)
+        except settings.SettingsStorageError as exc:
+            raise ProtocolError(ErrorCode.storage_error, str(exc)) from exc
+    return model_choice.listing()
+
+
+def _check_model(name: Any) -> None:
+    from native_host.host import model_choice
+    from native_host.model_registry import RegistryError
+
+    try:
+        model_choice.check(name)
+    except RegistryError as exc:
+        raise ProtocolError(ErrorCode.unknown_model, str(exc)) from exc
 
 
 def debug_sleep(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
@@ -299,6 +333,7 @@ def routes() -> dict[str, Route]:
         "profile.clear": Route(profile_clear),
         "settings.get": Route(settings_get, immediate=True),
         "settings.set": Route(settings_set, immediate=True),
+        "models": Route(models_, immediate=True),
     }
     if os.environ.get(DEBUG_ENV) == "1":
         table["debug.sleep"] = Route(debug_sleep)
@@ -332,55 +367,6 @@ def target_from_json(value: dict[str, Any] | None) -> Any:
             item = None if item is None else frozenset(schema.string_list(value, "families", "target"))
         kwargs[field.name] = item
     return Target(**kwargs)
-
-
-def _rewrite_by_neutralizer(
-    text: str, target: Any, protected_terms: tuple[str, ...], ctx: Context, reason: str, use_profile: bool
-) -> dict[str, Any]:
-    """The `rewrite` reply shape, served by the rule-based neutralizer (no LLM installed)."""
-    from native_host import style
-
-    started = time.perf_counter()
-    ctx.progress("neutralize", 0.0, "rewriting with rules (no language model)")
-    before = style.analyze(text)
-    ctx.check_cancelled()
-    _, edits = style.neutralize(text, target, check_cancelled=ctx.check_cancelled)
-    edits = [edit for edit in edits if not _touches_protected(text, edit.start, edit.end, protected_terms)]
-    new_text = style.apply_edits(text, edits)
-    after = style.analyze(new_text)
-    ctx.progress("neutralize", 1.0, "")
-    return {
-        "text": new_text,
-        "edits": [edit.to_json() for edit in edits],
-        "markers_before": marker_summary(before),
-        "markers_after": marker_summary(after),
-        "similarity": None,
-        "path": "neutralizer",
-        "reason": reason,
-        "timings": {"total_ms": round((time.perf_counter() - started) * 1000, 1)},
-        "identifiability_before": _identifiability(text, use_profile, _profile_off_note(use_profile)),
-        "identifiability_after": _identifiability(new_text, use_profile, _profile_off_note(use_profile)),
-    }
-
-
-def marker_summary(report: Any) -> dict[str, Any]:
-    """PROTOCOL.md's marker summary, `{"score", "count", "families"}`: the type of `markers_before` and
-    `markers_after` on both rewrite paths. The same numbers as native_host.rewrite.pipeline's
-    markers_summary (tested), computed here because this path also serves when the pipeline is absent."""
-    families: dict[str, int] = {}
-    for finding in report.findings:
-        families[finding.family] = families.get(finding.family, 0) + max(1, len(finding.spans))
-    return {"score": report.score, "count": sum(families.values()), "families": families}
-
-
-def _touches_protected(text: str, start: int, end: int, terms: tuple[str, ...]) -> bool:
-    for term in terms:
-        pos = text.find(term)
-        while pos != -1:
-            if pos < end and start < pos + len(term):
-                return True
-            pos = text.find(term, pos + 1)
-    return False
 
 
 def _load_profile(strict: bool = False) -> Any:
@@ -423,25 +409,14 @@ def _identifiability(text: str, use_samples: bool = True, note: str = "") -> dic
 
 
 def _is_identify_error(exc: Exception) -> bool:
-    from native_host.style.identify import IdentifyError
+    from native_host.style.samples import IdentifyError
 
     return isinstance(exc, IdentifyError)
 
 
-def _with_identifiability(reply: dict[str, Any], original: str, use_profile: bool) -> dict[str, Any]:
-    """The pipeline reports identifiability where its search ran (medium, strong); the other paths get it here,
-    so every `rewrite` reply carries both figures (PROTOCOL.md)."""
-    note = _profile_off_note(use_profile)
-    if reply.get("identifiability_before") is None:
-        reply["identifiability_before"] = _identifiability(original, use_profile, note)
-    if reply.get("identifiability_after") is None:
-        reply["identifiability_after"] = _identifiability(reply["text"], use_profile, note)
-    return reply
-
-
 def _add_rival_sample(name: str, text: str, ctx: Context) -> dict[str, Any]:
     """`profile.add` with `rival`: learn another person's sample (counts only); your profile is untouched."""
-    from native_host.style.identify import add_rival_samples
+    from native_host.style.samples import add_rival_samples
 
     profile = _load_profile(strict=True)  # the reply shows it; a corrupt one is reported before any write
     ctx.progress("profile", None, "learning the sample")
@@ -455,7 +430,7 @@ def _add_rival_sample(name: str, text: str, ctx: Context) -> dict[str, Any]:
 def _rivals_storage(doing: str) -> Iterator[None]:
     """The rivals file's failures as protocol errors: unreadable or unwritable is storage_error (the file
     is left as it was), a name the storage refuses is invalid_params."""
-    from native_host.style.identify import IdentifyError
+    from native_host.style.samples import IdentifyError
 
     try:
         yield
@@ -469,7 +444,7 @@ def _rivals_storage(doing: str) -> Iterator[None]:
 
 def _rivals_json() -> list[dict[str, Any]] | None:
     """[{"name", "chunks", "words"}] of the stored rivals, by name; None (logged) when unreadable."""
-    from native_host.style.identify import IdentifyError, rivals_summary
+    from native_host.style.samples import IdentifyError, rivals_summary
 
     try:
         return rivals_summary()
@@ -481,7 +456,7 @@ def _rivals_json() -> list[dict[str, Any]] | None:
 def _profile_json(profile: Any) -> dict[str, Any]:
     """A summary: counts, the learned habits and habitual phrases, and how many ~250-word samples the
     identifiability model holds (never the texts; neither keeps them)."""
-    from native_host.style.identify import IdentifyError, load_samples
+    from native_host.style.samples import IdentifyError, load_samples
 
     try:
         samples: int | None = len(load_samples() or [])

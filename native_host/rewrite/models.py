@@ -5,10 +5,20 @@ Loading is lazy (first rewrite that needs a model) and happens once per model di
 A failed load is remembered with its reason (so every later request falls back quickly) until the files
 or the thread count change. `model_status()` reports the state for the host's `hello` without loading
 anything.
+
+One language model is held at a time: loading another model dir (the user chose another model, see
+native_host/model_registry.py) first drops the warm one, and `release_engines()` drops it on request (the
+host calls it when the active model changes). Dropping means the session, its tokenizer and its cached
+prefix states lose their last reference here; a job still running with it holds its own and frees it when
+it ends. The freed heap is then handed back to the OS (glibc's malloc_trim), so the process shrinks.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import gc
+import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +96,8 @@ def _get(kind: str, directory: Path, threads: int | None = None) -> Any:
         if slot.state == ERROR and same:
             raise ModelUnavailable(slot.reason)
         slot.value, slot.threads = None, threads  # the old session goes before the new one is built
+        if kind == "engine":
+            _drop_engines(keep=directory)  # so does the one of another model dir
         if not _installed(kind, directory):
             slot.state, slot.value = NOT_INSTALLED, None
             what = "language model" if kind == "engine" else "meaning embedder"
@@ -102,6 +114,51 @@ def _get(kind: str, directory: Path, threads: int | None = None) -> Any:
             raise ModelUnavailable(slot.reason) from exc
         slot.state, slot.files_stamp = READY, stamp
         return slot.value
+
+
+def _drop_engines(keep: Path | None) -> int:
+    """Drop the warm engines of every model dir but `keep`; a remembered load failure stays remembered.
+    A slot that is loading right now (its lock held) is left alone: its loader is about to use it."""
+    keep_key = str(Path(keep).resolve()) if keep is not None else None
+    with _slots_lock:
+        slots = [s for (kind, key), s in _slots.items() if kind == "engine" and key != keep_key]
+    dropped = 0
+    for slot in slots:
+        if slot.value is None or not slot.lock.acquire(blocking=False):
+            continue
+        try:
+            if slot.value is not None:
+                slot.value, slot.state, slot.files_stamp = None, AVAILABLE, ()
+                dropped += 1
+        finally:
+            slot.lock.release()
+    if dropped:
+        _return_memory()
+    return dropped
+
+
+def _return_memory() -> None:
+    """Collect what the dropped sessions left (reference cycles included) and give the freed heap pages
+    back to the OS, where the C library can (glibc); elsewhere the allocator keeps them for reuse."""
+    gc.collect()
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):  # not glibc (musl): nothing to trim with
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+def release_engines(keep: Path | None = None) -> int:
+    """Drop every warm language model except the one for `keep` (None: all of them); returns how many
+    were dropped. The host calls it when the active model changes."""
+    return _drop_engines(keep)
+
+
+def load_failure(model_dir: Path) -> str:
+    """The remembered reason the engine of `model_dir` failed to load ("" when it did not, or when its
+    files or thread count changed since: the next request tries again)."""
+    slot = _slot("engine", Path(model_dir))
+    if slot.state == ERROR and slot.files_stamp == _stamp("engine", Path(model_dir)):
+        return slot.reason
+    return ""
 
 
 def get_engine(model_dir: Path | None = None, threads: int | None = None) -> Any:

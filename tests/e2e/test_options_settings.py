@@ -97,6 +97,7 @@ def test_the_options_page_shows_and_sets_the_hosts_settings(
         "protected_terms": ["Acme", "Fantasma"],
         "use_profile": False,
         "threads": None,
+        "model": None,  # the model choice has its own section (test_options_models.py)
     }
     # The host applies what the page set: a rewrite that names no strength is a light one now.
     rewritten = host_request(host_home, "rewrite", {"text": SAMPLE})

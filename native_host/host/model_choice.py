@@ -1,0 +1,82 @@
+"""The host's side of the model choice (PROTOCOL.md `hello`, `models`, `rewrite`): which model dir a
+rewrite runs with, what `hello` says about it, and switching.
+
+native_host/model_registry.py knows what is installed and what the `model` setting chose; only the host
+can tell that a chosen model fails to load. Then the embedded default answers, and `fallback` says why,
+in `hello` and in the rewrite's `reason`, until the chosen model's files change (the load cache in
+native_host/rewrite/models.py remembers the failure) or the user chooses again. Switching drops the
+old model's engine at once (`models.release_engines`), so its memory is free before the next rewrite.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from native_host import model_registry, paths
+from native_host.rewrite import models
+
+# What the options page and `models` offer for a stronger rewriter (README "Use a stronger model").
+INSTALL_COMMAND = "fantasma setup --model Qwen/Qwen3.5-0.8B --use"
+
+
+def answering() -> model_registry.Active:
+    """The model that answers now: the registry's choice, unless it failed to load in this host."""
+    active = model_registry.active()
+    if active.model.embedded or active.fallback:
+        return active
+    failure = models.load_failure(active.model.dir)
+    if not failure:
+        return active
+    embedded = model_registry.describe(paths.default_model_dir(), embedded=True)
+    why = f"the chosen model '{active.model.name}' failed to load ({failure}); the embedded model answers"
+    return model_registry.Active(embedded, active.chosen, why)
+
+
+def status() -> dict[str, Any]:
+    """`hello.model`: the load state of the answering model (models.model_status) and what it is."""
+    active = answering()
+    out = dict(models.model_status(active.model.dir))
+    out.update(active.to_json())
+    return out
+
+
+def listing() -> dict[str, Any]:
+    """The `models` reply: every installed model, which one answers, how to add a bigger one."""
+    active = answering()
+    entries = [m.to_json(active=m.dir == active.model.dir) for m in model_registry.installed()]
+    return {"models": entries, "active": active.to_json(), "install_command": INSTALL_COMMAND}
+
+
+def choose(name: str | None) -> None:
+    """Make `name` the active model (None: the embedded default) and drop every other warm engine.
+    model_registry.RegistryError when it is not installed or not usable."""
+    model = model_registry.use(name)
+    models.release_engines(keep=model.dir)
+
+
+def check(name: str | None) -> None:
+    """settings.set's check of a `model` value, before anything is written."""
+    model_registry.check_usable(name)
+
+
+def after_settings_change() -> None:
+    """After a settings.set that changed `model`: only the answering model stays warm."""
+    models.release_engines(keep=answering().model.dir)
+
+
+def for_rewrite(threads: int | None, progress: Any) -> tuple[Path, str, model_registry.Active]:
+    """(model dir, note, answering model) for a rewrite that uses a model. The chosen model is loaded
+    here first (the pipeline then finds it warm); when it fails, the embedded default answers and the
+    note, for the reply's `reason`, says why."""
+    active = answering()
+    if active.model.embedded:
+        return active.model.dir, active.fallback, active
+    progress("load_model", 0.05, f"loading the model {active.model.name}")
+    try:
+        models.get_engine(active.model.dir, threads=threads)
+    except models.ModelUnavailable as exc:
+        embedded = model_registry.describe(paths.default_model_dir(), embedded=True)
+        note = f"the chosen model '{active.model.name}' failed to load ({exc}); the embedded model answered"
+        return embedded.dir, note, model_registry.Active(embedded, active.chosen, note)
+    return active.model.dir, "", active

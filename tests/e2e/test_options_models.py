@@ -1,0 +1,126 @@
+"""The model choice in the browser: a host home with two models (the embedded default, and a tiny random
+hybrid Qwen3.5 that the real `fantasma setup --model DIR` installed), the options page listing both with
+size and speed, a choice there that changes what the host's `hello` reports, the popup naming the
+active model, and a rewrite in a real editor answered by the hybrid. The host over its own pipes, in the
+same home, is the oracle: the editor must hold exactly the text of its reply, whose `model` is the
+hybrid (random weights: the guards keep their nonsense out, the reply says what was applied)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, Playwright, expect
+
+from tests.models.checkpoints import QWEN_NAME, cached_qwen35, fantasma
+
+from .editors.cases import EDITORS, ORIGINAL
+from .editors.conftest import editor_bundles  # noqa: F401 (the real-editor pages, bundled once)
+from .editors.test_real_editors import EditorPage
+from .harness import EXTENSION_ID, Browser, host_request, launch, register_host
+from .server import PageServer
+
+OPTIONS = f"chrome-extension://{EXTENSION_ID}/options/options.html"
+POPUP = f"chrome-extension://{EXTENSION_ID}/popup/popup.html"
+EMBEDDED = "smollm2-135m-instruct-int4"
+HYBRID = "hybrid: 6 Gated DeltaNet + 2 attention"
+DEFAULT_OPTIONS: dict = {"protected_terms": []}  # what the extension sends at its default settings
+TIPTAP = next(e for e in EDITORS if e.name == "tiptap")
+
+
+@pytest.fixture(scope="module")
+def two_models_home(
+    tmp_path_factory: pytest.TempPathFactory, request, default_model_dir: Path, embedder_model_dir: Path
+) -> Path:
+    from native_host import paths
+
+    home = tmp_path_factory.mktemp("e2e_models_home")
+    models = home / "data" / paths.models_dir().relative_to(paths.data_dir())
+    models.mkdir(parents=True)
+    (models / paths.default_model_dir().name).symlink_to(default_model_dir, target_is_directory=True)
+    (models / paths.embedder_dir().name).symlink_to(embedder_model_dir, target_is_directory=True)
+    done = fantasma(home, "setup", "--model", str(cached_qwen35(request.config.cache)), "--name", QWEN_NAME)
+    assert done.returncode == 0, done.stderr
+    return home
+
+
+@pytest.fixture(scope="module")
+def models_browser(
+    playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFactory, two_models_home: Path
+) -> Iterator[Browser]:
+    user_data_dir = tmp_path_factory.mktemp("chromium_profile_models")
+    register_host(user_data_dir / "NativeMessagingHosts", "chromium", two_models_home)
+    context = launch(playwright_instance, user_data_dir)
+    yield Browser(context)
+    context.close()
+
+
+def hello_model(home: Path) -> dict:
+    reply = host_request(home, "hello", {})
+    assert reply["type"] == "result", reply
+    return reply["result"]["model"]
+
+
+@pytest.mark.slow
+def test_the_options_page_chooses_the_model_and_the_hybrid_answers_in_an_editor(
+    models_browser: Browser, server: PageServer, two_models_home: Path, artifacts: Path
+) -> None:
+    home = two_models_home
+    assert hello_model(home)["name"] == EMBEDDED
+    page: Page = models_browser.context.new_page()
+    try:
+        page.goto(OPTIONS)
+        rows = page.locator("#models-list tbody tr")
+        expect(rows).to_have_count(2, timeout=15_000)
+        embedded = page.locator(f'#models-list tr[data-model="{EMBEDDED}"]')
+        hybrid = page.locator(f'#models-list tr[data-model="{QWEN_NAME}"]')
+        expect(embedded.locator("input[type=radio]")).to_be_checked()
+        expect(embedded).to_contain_text("embedded default")
+        expect(embedded).to_contain_text("30 attention")
+        expect(hybrid).to_contain_text(HYBRID)
+        expect(hybrid).to_contain_text(" MB")  # its size on disk
+        expect(hybrid).to_contain_text("tokens/s")  # the speed measured at install
+        expect(page.locator("#models-command")).to_have_text("fantasma setup --model Qwen/Qwen3.5-0.8B --use")
+
+        # The choice takes effect at once: the host's own hello says so.
+        hybrid.locator("input[type=radio]").check()
+        expect(page.locator("#models-status")).to_have_text(f"Rewrites now use {QWEN_NAME}.", timeout=15_000)
+        model = hello_model(home)
+        assert (model["name"], model["hybrid"], model["layers"], model["chosen"]) == (
+            QWEN_NAME,
+            True,
+            HYBRID,
+            QWEN_NAME,
+        )
+        page.reload()  # what the host holds, not what the page remembers
+        expect(hybrid.locator("input[type=radio]")).to_be_checked(timeout=15_000)
+        page.screenshot(path=str(artifacts / "options-models.png"), full_page=True)
+
+        popup = models_browser.context.new_page()
+        popup.goto(POPUP)
+        expect(popup.locator("#status-detail")).to_contain_text(
+            f"model {QWEN_NAME} ({HYBRID})", timeout=15_000
+        )
+        popup.close()
+
+        # A rewrite in a real editor (ProseMirror), at the extension's default settings.
+        oracle = host_request(home, "rewrite", {"text": ORIGINAL, "options": DEFAULT_OPTIONS}, timeout=300)
+        assert oracle["type"] == "result", oracle
+        result = oracle["result"]
+        assert result["model"]["name"] == QWEN_NAME and result["model"]["hybrid"] is True, result["model"]
+        assert result["reason"], "the reply says what was done and why"
+        editor_page = models_browser.context.new_page()
+        try:
+            ed = EditorPage(editor_page, TIPTAP, server)
+            ed.type(ORIGINAL)
+            ed.menu(models_browser)
+            ed.wait_model(result["text"], timeout=180_000)
+            editor_page.wait_for_timeout(300)  # a late second insertion would show here
+            assert ed.model() == result["text"]
+        finally:
+            editor_page.close()
+    finally:
+        page.close()
+        host_request(home, "models", {"use": None})
+    assert hello_model(home)["name"] == EMBEDDED
