@@ -47,9 +47,9 @@ def pipeline_windows(engine: Engine, paragraphs: list[str]) -> list[list[int]]:
     """Prompt ids of every window the rewrite pipeline would send for these paragraphs (strong)."""
     try:
         from native_host.rewrite import prompt
-        from native_host.rewrite.pipeline import count_markers
         from native_host.rewrite.windows import group_windows, split_pieces
         from native_host.style import neutralize
+        from native_host.style.markers import count_markers
     except ImportError:
         return []
     out = []

@@ -68,6 +68,9 @@ class GGUFTensors:
     def names(self) -> list[str]:
         return list(self._by_name)
 
+    def numel(self, name: str) -> int:
+        return int(self._by_name[name].n_elements)
+
     def get(self, name: str) -> np.ndarray:
         from gguf.quants import dequantize
 

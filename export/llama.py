@@ -365,7 +365,9 @@ def build_graph(
     return g
 
 
-def model_meta(config: LlamaConfig, precision: Precision, source: str, special: dict[str, Any]) -> dict:
+def model_meta(
+    config: LlamaConfig, precision: Precision, source: str, special: dict[str, Any], parameters: int
+) -> dict:
     state = [
         entry for i in range(config.num_layers) for entry in kv_state(i, config.num_kv_heads, config.head_dim)
     ]
@@ -378,12 +380,25 @@ def model_meta(config: LlamaConfig, precision: Precision, source: str, special: 
         "num_layers": config.num_layers,
         "layer_kinds": ["full_attention"] * config.num_layers,
         "context_length": config.context_length,
+        "parameters": parameters,
         **special,
         "state": state,
     }
 
 
 # --- sources -------------------------------------------------------------------------------------
+
+
+def hf_parameters(checkpoint) -> int:
+    """Parameters of the decoder in a Hugging Face checkpoint (`model.*` and an untied lm_head)."""
+    return sum(
+        checkpoint.numel(n) for n in checkpoint.names() if n.startswith("model.") or n == "lm_head.weight"
+    )
+
+
+def gguf_parameters(tensors) -> int:
+    """Parameters in a GGUF file's tensors (llama.cpp's rope frequency table is not a weight)."""
+    return sum(tensors.numel(n) for n in tensors.names() if n != "rope_freqs.weight")
 
 
 def _special_from_hf(checkpoint) -> dict[str, Any]:
@@ -422,6 +437,7 @@ def export(
         freq_divisors = tensors.get("rope_freqs.weight") if "rope_freqs.weight" in tensors else None
         tokenizer: Any = tokenizer_from_gguf(metadata)
         special = special_ids_from_gguf(metadata)
+        parameters = gguf_parameters(tensors)
     else:
         from export.hf_source import HFCheckpoint
 
@@ -431,8 +447,9 @@ def export(
         freq_divisors = None
         tokenizer = checkpoint.tokenizer_path()
         special = _special_from_hf(checkpoint)
+        parameters = hf_parameters(checkpoint)
     graph = build_graph(config, weights, options.precision, progress, freq_divisors)
-    meta = model_meta(config, options.precision, label, special)
+    meta = model_meta(config, options.precision, label, special, parameters)
     write_model_dir(out_dir, graph, tokenizer, meta)
     if progress:
         progress(config.num_layers + 2, config.num_layers + 2, "done")

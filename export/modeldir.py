@@ -3,8 +3,10 @@
     write_model_dir(out, graph, tokenizer, meta)   # model.onnx(+.data), tokenizer.json, fantasma_model.json
     read_meta(out)                                  # the parsed, checked fantasma_model.json
 
-`meta` carries the architecture facts; `format_version` and `io` are filled in here so every exporter
-writes the same envelope.
+`meta` carries the architecture facts (with `parameters`, the text decoder's count, which the rewrite
+pipeline reads as the model's size class); `format_version`, `io` and `chat_template_kwargs` (the
+template variables the engine renders with: thinking off where the template has the switch) are filled
+in here so every exporter writes the same envelope.
 """
 
 from __future__ import annotations
@@ -95,8 +97,11 @@ def write_model_dir(
 ) -> Path:
     """Write the three parts of a model dir into `out_dir` (created if needed); returns it."""
     out = Path(out_dir)
+    from native_host.engine.text import template_switches
+
     meta = {"format_version": FORMAT_VERSION, **meta}
     meta.setdefault("io", dict(DEFAULT_IO))
+    meta.setdefault("chat_template_kwargs", template_switches(meta.get("chat_template") or ""))
     check_meta(meta)
     out.mkdir(parents=True, exist_ok=True)
     graph.save(out / MODEL_FILE)

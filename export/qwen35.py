@@ -500,6 +500,7 @@ def export(
         "num_layers": cfg.num_layers,
         "layer_kinds": list(cfg.layer_types),
         "context_length": cfg.context_length,
+        "parameters": text_parameters(ckpt, cfg),
         "bos_token_id": cfg.bos_token_id,
         "eos_token_ids": eos,
         "pad_token_id": cfg.pad_token_id if cfg.pad_token_id is not None else eos[0],
@@ -547,6 +548,15 @@ def _rotary_tables(cfg: Qwen35Config) -> tuple[np.ndarray, np.ndarray]:
     inv_freq = 1.0 / (cfg.rope_theta ** (np.arange(0, cfg.rotary_dim, 2, dtype=np.float64) / cfg.rotary_dim))
     angles = np.arange(cfg.context_length, dtype=np.float64)[:, None] * inv_freq[None, :]
     return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
+
+
+def text_parameters(ckpt: HFCheckpoint, cfg: Qwen35Config) -> int:
+    """Parameters of the text decoder the graph holds: every tensor under the prefix (not the vision
+    tower, not `mtp.*`), plus an untied lm_head."""
+    names = [n for n in ckpt.names() if n.startswith(cfg.prefix)]
+    if not cfg.tie_word_embeddings:
+        names.append(LM_HEAD)
+    return sum(ckpt.numel(n) for n in names)
 
 
 def _eos_ids(ckpt: HFCheckpoint, cfg: Qwen35Config) -> list[int]:

@@ -32,11 +32,19 @@ SPECIAL_TOKENS = (
 SPECIAL_START_ID = 248044
 IM_END = "<|im_end|>"
 
-# ChatML; the generation prompt opens the assistant turn with an empty think block, which is how
-# Qwen3.5's own template asks for a direct (non-thinking) answer.
+# ChatML for checkpoints that ship no template (random-weight ones); the generation prompt opens the
+# assistant turn with an empty think block, which is how Qwen3.5's own template asks for a direct
+# (non-thinking) answer, and an answer after the last user turn carries the same block, as Qwen3.5's
+# template renders it: so a prompt is a prefix of the prompt + answer (train/generate.completion_ids).
 CHAT_TEMPLATE = (
+    "{% set ns = namespace(last_user=-1) %}"
+    "{% for message in messages %}{% if message['role'] == 'user' %}{% set ns.last_user = loop.index0 %}"
+    "{% endif %}{% endfor %}"
     "{% for message in messages %}"
-    "{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}"
+    "{{ '<|im_start|>' + message['role'] + '\\n' }}"
+    "{% if message['role'] == 'assistant' and loop.index0 > ns.last_user %}"
+    "{{ '<think>\\n\\n</think>\\n\\n' }}{% endif %}"
+    "{{ message['content'] + '<|im_end|>\\n' }}"
     "{% endfor %}"
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n<think>\\n\\n</think>\\n\\n' }}{% endif %}"
 )

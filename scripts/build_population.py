@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from native_host.eval.corpora import chunk_text, corpora_root, load_manifest  # noqa: E402
-from native_host.style import identify  # noqa: E402
+from native_host.style import counting, population  # noqa: E402
 
 # corpus id -> labels that are not one real author (left out)
 POPULATION_CORPORA: dict[str, frozenset[str]] = {
@@ -53,7 +53,7 @@ MAX_CHAR3 = 12000
 MAX_WORDS = 3000
 
 
-DEFAULT_OUT = ROOT / "native_host" / "style" / "data" / identify.POPULATION_FILE
+DEFAULT_OUT = ROOT / "native_host" / "style" / "data" / population.POPULATION_FILE
 
 
 def _spread(items: list, k: int) -> list:
@@ -88,12 +88,12 @@ def collect(root: Path) -> tuple[dict[str, list[str]], dict[str, set[str]]]:
 
 
 def build(by_author: dict[str, list[str]], corpora_of: dict[str, set[str]]) -> dict[str, np.ndarray]:
-    docs: list[identify.DocCounts] = []
+    docs: list[counting.DocCounts] = []
     authors: list[str] = []
     tags: list[set[str]] = []
     for author, chunks in by_author.items():
         for chunk in chunks:
-            docs.append(identify.DocCounts.from_text(chunk))
+            docs.append(counting.DocCounts.from_text(chunk))
             authors.append(author)
             tags.append(corpora_of[chunk])
     char_df: Counter[str] = Counter()
@@ -103,9 +103,9 @@ def build(by_author: dict[str, list[str]], corpora_of: dict[str, set[str]]) -> d
         word_total.update(d.words)
     char_vocab = [g for g, n in char_df.most_common(MAX_CHAR3) if n >= MIN_CHAR3_DF]
     word_vocab = [w for w, _ in word_total.most_common(MAX_WORDS)]
-    extra = [w for w in identify.function_words() if w not in set(word_vocab)]
+    extra = [w for w in counting.function_words() if w not in set(word_vocab)]
     word_vocab += extra
-    return identify.pack_population(docs, authors, char_vocab, word_vocab, tags)
+    return population.pack_population(docs, authors, char_vocab, word_vocab, tags)
 
 
 def main() -> int:

@@ -3,7 +3,7 @@ the pipeline's guard chain, ranked, written to a jsonl file one window per line.
 
 The prompt, the token budget, the stop string, the sampling temperature, the wrapper stripping, the
 neutralizer pass and the guards (copy, chatter, length, protected tokens, facts, new markers, meaning)
-are the pipeline's own (native_host/rewrite/pipeline.py), so a candidate kept here is one the pipeline
+are the pipeline's own (native_host/rewrite/llm_windows.py), so a candidate kept here is one the pipeline
 would have accepted. Ranking: the pipeline's score (meaning + markers removed + surface change), plus
 the identifiability drop where native_host/style/identify.py exists.
 
@@ -23,7 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from native_host.rewrite import guards, pipeline, prompt
+from native_host import style
+from native_host.rewrite import guards, llm_windows
+from native_host.rewrite.options import MAX_NEW_TOKENS
+from native_host.style.markers import count_markers
 from train.data import TrainingWindow
 
 W_IDENTIFIABILITY = 1.0  # score bonus per unit of identifiability removed (0..1 scale)
@@ -32,8 +35,8 @@ W_IDENTIFIABILITY = 1.0  # score bonus per unit of identifiability removed (0..1
 @dataclass(frozen=True)
 class GenerateConfig:
     candidates: int = 4  # 1 greedy + (K-1) sampled, as the pipeline draws them
-    temperature: float = pipeline.SAMPLE_TEMPERATURE
-    max_new_tokens: int = pipeline.MAX_NEW_TOKENS
+    temperature: float = llm_windows.SAMPLE_TEMPERATURE
+    max_new_tokens: int = MAX_NEW_TOKENS
     min_similarity: float = guards.MIN_SIMILARITY  # the pipeline's threshold; never loosened here
     seed: int = 0
 
@@ -68,11 +71,11 @@ def completion_ids(engine: Any, messages: list[dict], prompt_ids: list[int], ans
     raise ValueError("the chat template ends the assistant turn with no end-of-turn token")
 
 
-def window_messages(source: str) -> list[dict]:
-    """The chat messages the pipeline sends for `source` (its markers and protected tokens named)."""
-    style = pipeline._style()
+def window_messages(source: str, engine: Any = None) -> list[dict]:
+    """The chat messages the pipeline sends `engine`'s model for `source` (its markers and protected
+    tokens named; the restructuring prompt for a model above the size threshold)."""
     required = guards.protected_tokens(source, (), style.protected_spans(source))
-    return prompt.build_messages(source, list(pipeline.count_markers(source)), required)
+    return llm_windows.window_messages(engine, source, list(count_markers(source)), required)
 
 
 def judge_window(
@@ -83,26 +86,15 @@ def judge_window(
     identifiability: Callable[[str], float] | None = None,
 ) -> dict:
     """One window: prompt, K candidates, each candidate's guard verdict and score. Returns the jsonl record."""
-    from native_host.engine import GenerationOptions
-
-    style = pipeline._style()
     source = window.text
     required = guards.protected_tokens(source, (), style.protected_spans(source))
-    source_markers = pipeline.count_markers(source)
-    messages = prompt.build_messages(source, list(source_markers), required)
+    source_markers = count_markers(source)
+    messages = llm_windows.window_messages(engine, source, list(source_markers), required)
     prompt_ids = engine.encode(engine.render_chat(messages, add_generation_prompt=True))
-    budget = min(config.max_new_tokens, int(len(engine.encode(source)) * 1.6) + 12)
-    options = [
-        GenerationOptions(
-            max_new_tokens=budget,
-            greedy=(i == 0),
-            temperature=config.temperature,
-            seed=_seed(config.seed, window.id, i),
-            stop_strings=("\n",),
-        )
-        for i in range(config.candidates)
-    ]
-    pipeline._warm_prefix(engine)
+    budget = llm_windows.token_budget(engine, source, config.max_new_tokens)
+    seeds = [_seed(config.seed, window.id, i) for i in range(config.candidates)]
+    options = llm_windows.candidate_options(budget, seeds, config.temperature)
+    llm_windows.warm_prefix(engine)
     started = time.perf_counter()
     results = [engine.generate(prompt_ids, options[0])]
     if len(options) > 2:
@@ -122,7 +114,7 @@ def judge_window(
         elif " ".join(text.split()) == " ".join(source.split()):
             entry["guard"], entry["detail"] = "copy", "copied the input unchanged"
         else:
-            verdict = pipeline._cheap_guards(text, source, required, source_markers)
+            verdict = llm_windows.cheap_guards(text, source, required, source_markers)
             if verdict.ok:
                 survivors.append(n)
             else:
@@ -138,10 +130,7 @@ def judge_window(
             if not verdict.ok:
                 entry["guard"], entry["detail"] = verdict.guard, verdict.detail
                 continue
-            after = sum(pipeline.count_markers(entry["text"]).values())
-            removed = (before - after) / before if before else 0.0
-            change = pipeline.surface_change(source, entry["text"])
-            score = similarity + pipeline.W_REMOVED * removed + pipeline.W_CHANGE * change
+            removed, change, score = llm_windows.score_candidate(source, entry["text"], similarity, before)
             if identifiability is not None and ident_before is not None:
                 entry["identifiability_drop"] = round(ident_before - identifiability(entry["text"]), 4)
                 score += W_IDENTIFIABILITY * entry["identifiability_drop"]

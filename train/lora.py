@@ -24,6 +24,29 @@ from typing import Any
 import numpy as np
 
 LLAMA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+# Qwen3.5: the full-attention and MLP linears, and every Gated DeltaNet projection (q/k/v, the output
+# gate z, the per-head beta b and decay a, out). The causal conv and the decay constants stay frozen.
+QWEN35_TARGETS = (*LLAMA_TARGETS, "in_proj_qkv", "in_proj_z", "in_proj_b", "in_proj_a", "out_proj")
+TARGETS = {"llama": LLAMA_TARGETS, "qwen3_5": QWEN35_TARGETS}  # export.registry architecture -> targets
+
+
+def targets_for(architecture: str) -> tuple[str, ...]:
+    """The LoRA target modules for an architecture the exporter knows (export.registry.EXPORTERS)."""
+    try:
+        return TARGETS[architecture]
+    except KeyError:
+        raise ValueError(
+            f"no LoRA recipe for architecture {architecture!r} (known: {', '.join(sorted(TARGETS))})"
+        ) from None
+
+
+def pick_device(requested: str | None = None) -> Any:
+    """The torch device training runs on: `requested`, else the first CUDA device torch sees, else CPU."""
+    import torch
+
+    if requested:
+        return torch.device(requested)
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 @dataclass(frozen=True)
@@ -125,11 +148,11 @@ def _loss(model: Any, shared: list[int], batch: dict[str, Any]) -> Any:
 
     if not shared:
         return model(**batch).loss
-    rows = batch["input_ids"].shape[0]
-    head = torch.tensor([shared]).expand(rows, -1)
+    rows, device = batch["input_ids"].shape[0], batch["input_ids"].device
+    head = torch.tensor([shared], device=device).expand(rows, -1)
     mask = torch.cat([torch.ones_like(head), batch["attention_mask"]], dim=1)
     with torch.no_grad():
-        cache = model(input_ids=torch.tensor([shared]), use_cache=True).past_key_values
+        cache = model(input_ids=head[:1], use_cache=True).past_key_values
     try:
         cache.batch_repeat_interleave(rows)
     except (AttributeError, NotImplementedError):  # recurrent-state caches (Qwen3.5's linear layers)
@@ -161,10 +184,13 @@ def train_adapter(
     pad_id: int = 0,
     stop_after_steps: int | None = None,
     show_progress: bool = True,
+    device: str | None = None,
 ) -> dict:
     """Fine-tune LoRA factors on `examples`; writes out_dir/{checkpoint.pt, losses.jsonl, adapter.safetensors,
     metrics.json}. `base` is a checkpoint path or an already loaded transformers model (tests).
-    `stop_after_steps` stops (after checkpointing) once that many steps are done in total (tests)."""
+    `stop_after_steps` stops (after checkpointing) once that many steps are done in total (tests).
+    `device`: a torch device name; None = CUDA when torch sees one, else CPU (`pick_device`). It is not
+    a training setting (a checkpoint written on one device resumes on another)."""
     import torch
     from tqdm import tqdm
 
@@ -175,8 +201,9 @@ def train_adapter(
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(config.threads)
+    where = pick_device(device)
     model = load_base_model(Path(base)) if isinstance(base, (str, Path)) else base
-    model = attach_lora(model, config)
+    model = attach_lora(model.to(where), config)
     model.train()
     trainable = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(trainable, lr=config.learning_rate, weight_decay=config.weight_decay)
@@ -195,7 +222,7 @@ def train_adapter(
     step, seconds, tokens_seen = 0, 0.0, 0
     data_sha256 = hashlib.sha256(json.dumps([examples, asdict(config)]).encode()).hexdigest()
     if checkpoint_path.exists():
-        state = torch.load(checkpoint_path, weights_only=False)
+        state = torch.load(checkpoint_path, weights_only=False, map_location=where)
         if state.get("data_sha256", data_sha256) != data_sha256:
             # Another selection or other settings since the checkpoint: resuming would mix two runs.
             print(
@@ -209,7 +236,7 @@ def train_adapter(
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])
         step, seconds, tokens_seen = state["step"], state["seconds"], state["tokens"]
-        torch.set_rng_state(state["torch_rng"])
+        torch.set_rng_state(state["torch_rng"].cpu())
     losses = (
         [json.loads(line) for line in losses_path.read_text().splitlines()] if losses_path.exists() else []
     )
@@ -241,6 +268,7 @@ def train_adapter(
         epoch, k = divmod(step, steps_per_epoch)
         picked = order[epoch][k * config.batch_size : (k + 1) * config.batch_size]
         batch = _batch([(p[len(shared) :], t) for p, t in (examples[i] for i in picked)], pad_id)
+        batch = {key: value.to(where) for key, value in batch.items()}
         started = time.perf_counter()
         loss = _loss(model, shared, batch)
         loss.backward()
@@ -273,6 +301,7 @@ def train_adapter(
         "last_loss": losses[-1]["loss"] if losses else None,
         "adapter_sha256": sha,
         "adapter_bytes": (out_dir / "adapter.safetensors").stat().st_size,
+        "device": str(where),
         "config": asdict(config),
     }
     (out_dir / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")

@@ -35,7 +35,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from native_host.rewrite import guards, pipeline
+from native_host import style
+from native_host.rewrite import guards
+from native_host.style.markers import PROFILE_FAMILIES, local_marker_spans
 
 # Articles, demonstratives, possessives and quantifying determiners. "no" is not here: negations are
 # the facts guard's. Pronoun uses ("that is", "his was") are counted too: strictness costs a few
@@ -105,7 +107,7 @@ def stem(word: str) -> str:
 
 
 def _function_words() -> frozenset[str]:
-    from native_host.style.identify import function_words
+    from native_host.style.counting import function_words
 
     return frozenset(function_words())
 
@@ -187,11 +189,11 @@ def marker_spans(source: str) -> list[tuple[int, int]]:
     phrase, slang, a greeting, punctuation: what the prompt asked the model to remove). Left out:
     whole-text profiles (function words flag every occurrence of a common word and require no
     particular word to go) and WORD_KEEPING_FAMILIES."""
-    report = pipeline._style().analyze(source)
+    report = style.analyze(source)
     return [
         (s, e)
-        for s, e, family in pipeline.local_marker_spans(report, len(source))
-        if family not in pipeline.PROFILE_FAMILIES and family not in WORD_KEEPING_FAMILIES
+        for s, e, family in local_marker_spans(report, len(source))
+        if family not in PROFILE_FAMILIES and family not in WORD_KEEPING_FAMILIES
     ]
 
 

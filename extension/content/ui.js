@@ -23,6 +23,11 @@ ol { margin: 0; padding-left: 22px; }
 li .family { color: #5846b4; font-weight: 600; }
 .row { display: flex; gap: 8px; justify-content: flex-end; margin-top: 8px; }
 .diff-old { color: #8a1f11; } .diff-new { color: #135e2a; }
+.card { padding: 8px 10px; max-width: 520px; }
+.card p { margin: 0 0 4px; } .card .headline { font-weight: 600; }
+.card ul { margin: 0 0 4px; padding-left: 18px; } .card .next { color: #3d2f8f; }
+.card .row { margin-top: 4px; }
+code { font: 12px ui-monospace, monospace; background: #f1effa; padding: 0 3px; border-radius: 3px; }
 `;
 
 /**
@@ -296,23 +301,35 @@ fantasma.showMessage = function showMessage(field, { text, kind = "error", actio
 
 /**
  * After a rewrite: a markers panel open on the field is closed (its markers described the old text), and
- * the host's identifiability figure in words ("identifiability 0.82 → 0.41 · still linked by char3") is
- * shown in a small card beside the field that goes away by itself.
+ * the host's summary in words (PROTOCOL.md `rewrite`, `summary`: what changed, whether the text is harder
+ * to link to you, the one next step) is shown in a small card beside the field that goes away by itself.
+ * The card shows the host's words and digits as they are, the ones `fantasma rewrite` prints.
  */
 fantasma.onRewritten = function onRewritten(field, result) {
   fantasma.fieldChanged(field);
-  const text = result?.identifiability?.text;
+  const summary = typeof result?.summary?.headline === "string" ? result.summary : null;
+  const text = summary?.headline ?? result?.identifiability?.text; // a host without `summary`: the figure
   if (!text || !field.isConnected) return;
   const doc = field.ownerDocument;
-  const box = el(doc, "div", { className: "box bar info", role: "status" });
+  const box = el(doc, "div", { className: "box card info", role: "status" });
   box.dataset.fantasma = "figure";
-  box.append(el(doc, "span", { textContent: text }));
+  box.append(el(doc, "p", { className: "headline" }, withCode(doc, text)));
+  const details = Array.isArray(summary?.details) ? summary.details.filter((d) => typeof d === "string") : [];
+  if (details.length) box.append(el(doc, "ul", {}, details.map((d) => el(doc, "li", {}, withCode(doc, d)))));
+  if (typeof summary?.next_step === "string") {
+    box.append(el(doc, "p", { className: "next" }, [el(doc, "b", { textContent: fantasma.t("nextStep") }), ...withCode(doc, ` ${summary.next_step}`)]));
+  }
   const dismiss = el(doc, "button", { textContent: fantasma.t("dismiss") });
   onUserClick(dismiss, () => uiClose(doc, box));
-  box.append(dismiss);
+  box.append(el(doc, "div", { className: "row" }, [dismiss]));
   uiShow(box, field);
-  setTimeout(() => uiClose(doc, box), 12_000);
+  setTimeout(() => uiClose(doc, box), summary ? 20_000 : 12_000); // more to read than a figure
 };
+
+/** The host's words with `a command` shown as code (text nodes only: nothing the host sends becomes markup). */
+function withCode(doc, text) {
+  return text.split("`").map((part, i) => (i % 2 ? el(doc, "code", { textContent: part }) : part));
+}
 
 /** A finding's highlighted ranges: its `spans`, or the finding itself when it has start/end. */
 function findingSpans(finding) {

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from native_host.style.identify import Identifiability, IdentifyError
+from native_host.style.identify import Identifiability
+from native_host.style.samples import IdentifyError
 
 
 def score(text: str, use_samples: bool = True) -> tuple[dict | None, str]:
@@ -17,17 +18,26 @@ def score(text: str, use_samples: bool = True) -> tuple[dict | None, str]:
 
 
 def describe(report: dict) -> str:
-    """'0.82 (typicality; char3 0.91, delta 0.70, function_words 0.85)'; with rivals
-    '0.64 (profile vs rivals Ann, Bob; char3 …)'."""
-    families = ", ".join(f"{name} {value:.2f}" for name, value in report.get("families", {}).items())
+    """'0.82 (compared with writers in general)'; with samples '0.64 (compared with your writing
+    samples)', with rivals '… (compared with your writing samples and Ann, Bob)'. No family codes: the
+    parts that still stand out are said by linked_line."""
+    if report.get("mode") != "profile":
+        return f"{report['score']:.2f} (compared with writers in general)"
     rivals = report.get("rivals") or []
-    mode = report.get("mode", "?") + (f" vs rivals {', '.join(rivals)}" if rivals else "")
-    return f"{report['score']:.2f} ({mode}" + (f"; {families})" if families else ")")
+    return f"{report['score']:.2f} (compared with your writing samples" + (
+        f" and {', '.join(rivals)})" if rivals else ")"
+    )
 
 
 def linked_line(report: dict) -> str:
-    """Which attacker families still link the text (typicality: in which it stands out)."""
-    linked = report.get("linked_by") or []
-    if report.get("mode") == "typicality":
-        return ("stands out to: " + ", ".join(linked)) if linked else "stands out to no attacker family"
-    return ("still linked by: " + ", ".join(linked)) if linked else "no attacker family still links the text"
+    """Which parts of the style still link the text (typicality: in which it stands out), in words."""
+    from native_host.rewrite.summary import strands_line
+
+    return strands_line(report)
+
+
+def notes(report: dict) -> list[str]:
+    """Why the report compares what it compares (no samples yet, the profile off, the people named)."""
+    from native_host.rewrite.summary import mode_notes
+
+    return mode_notes(report)

@@ -46,16 +46,15 @@ def identifiability_text(report: dict | None, why_not: str) -> str:
     if report is None:
         return f"Identifiability: {why_not}"
     meaning = (
-        "how likely an attacker holding your samples links this text to you"
+        "how likely a reader holding your samples links this text to you"
         if report.get("mode") == "profile"
-        else "how far this text stands from other writers (no writing samples used)"
+        else "how far this text stands out from other writers (no writing samples used)"
     )
     lines = [
         f"Identifiability: {_identifiability.describe(report)}: {meaning}",
         f"  {_identifiability.linked_line(report)}",
     ]
-    if report.get("message"):
-        lines.append(f"  note: {report['message']}")
+    lines += [f"  note: {note}" for note in _identifiability.notes(report)]
     return "\n".join(lines)
 
 

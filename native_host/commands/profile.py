@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if args.profile_action == "clear":
         if args.rival is not None:
             return _clear_rival(args.rival)
-        from native_host.style.identify import clear_rivals, clear_samples
+        from native_host.style.samples import clear_rivals, clear_samples
 
         deleted = clear_profile()
         deleted = clear_samples() or deleted  # the per-chunk counts the identifiability model trains on
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         for _, text in texts:
             profile.learn(text)
         path = profile.save()
-        from native_host.style.identify import add_samples
+        from native_host.style.samples import add_samples
 
         add_samples(text for _, text in texts)  # counts for the identifiability model, not the texts
         print(
@@ -137,7 +137,7 @@ def _print_rivals(rivals: list[dict[str, Any]] | None, problem: str) -> None:
 
 def _rivals() -> tuple[list[dict[str, Any]] | None, str]:
     """(the rivals summary, "") or (None, why) when the rivals' file cannot be read."""
-    from native_host.style.identify import IdentifyError, rivals_summary
+    from native_host.style.samples import IdentifyError, rivals_summary
 
     try:
         return rivals_summary(), ""
@@ -146,7 +146,7 @@ def _rivals() -> tuple[list[dict[str, Any]] | None, str]:
 
 
 def _rival_name(raw: str, action: str) -> str | None:
-    from native_host.style.identify import rival_name
+    from native_host.style.samples import rival_name
 
     try:
         return rival_name(raw)
@@ -156,7 +156,7 @@ def _rival_name(raw: str, action: str) -> str | None:
 
 
 def _add_rival(raw_name: str, files: list[str]) -> int:
-    from native_host.style.identify import IdentifyError, add_rival_samples
+    from native_host.style.samples import IdentifyError, add_rival_samples
 
     name = _rival_name(raw_name, "add")
     if name is None:
@@ -177,7 +177,7 @@ def _add_rival(raw_name: str, files: list[str]) -> int:
 
 
 def _clear_rival(raw_name: str) -> int:
-    from native_host.style.identify import IdentifyError, clear_rivals
+    from native_host.style.samples import IdentifyError, clear_rivals
 
     name = _rival_name(raw_name, "clear")
     if name is None:
@@ -198,7 +198,7 @@ def _clear_rival(raw_name: str) -> int:
 
 def _identifiability_samples() -> int | None:
     """How many ~250-word pieces the identifiability model trains on; None when unreadable."""
-    from native_host.style.identify import IdentifyError, load_samples
+    from native_host.style.samples import IdentifyError, load_samples
 
     try:
         return len(load_samples() or [])

@@ -2,7 +2,9 @@
 
 What the command line leaves out comes from the host's settings (PROTOCOL.md, "How the settings apply"),
 so the CLI and the browser rewrite alike: the default strength and candidates, the protected terms (added
-to --keep), use_profile and threads."""
+to --keep), use_profile, threads and the model (the `model` setting, chosen as the host chooses it). The
+reply is finished as the host finishes it (native_host/rewrite/summary.py), so both show the same figures
+and the same words for the same text and strength."""
 
 from __future__ import annotations
 
@@ -11,7 +13,6 @@ import json
 import sys
 from pathlib import Path
 
-from native_host.commands import _identifiability
 from native_host.commands._io import read_text
 
 
@@ -49,7 +50,12 @@ def register(subparsers) -> None:
         default=None,
         help="candidates per window (default: the candidates setting, 3 unless changed)",
     )
-    parser.add_argument("--model-dir", type=Path, default=None, help="model dir (default: the installed one)")
+    parser.add_argument(
+        "--model-dir",
+        type=Path,
+        default=None,
+        help="model dir (default: the active model, `fantasma models`)",
+    )
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.set_defaults(func=run)
@@ -58,21 +64,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     text = read_text(args.source)
     from native_host import settings
-    from native_host.rewrite import RewriteOptions, rewrite
-
-    conf = settings.load_settings()
-    try:
-        options = RewriteOptions(
-            strength=args.strength or conf["default_strength"],
-            protected_terms=settings.merge_terms(conf["protected_terms"], args.keep),
-            candidates=conf["candidates"] if args.candidates is None else args.candidates,
-            model_dir=args.model_dir,
-            use_profile=conf["use_profile"],
-            threads=conf["threads"],
-        )
-    except ValueError as exc:
-        print(f"fantasma rewrite: {exc}", file=sys.stderr)
-        return 2
+    from native_host.rewrite import RewriteOptions, rewrite, summary
 
     def show_progress(event: dict) -> None:
         if not args.quiet and sys.stderr.isatty():
@@ -83,50 +75,65 @@ def run(args: argparse.Namespace) -> int:
                 flush=True,
             )
 
+    conf = settings.load_settings()
+    strength = args.strength or conf["default_strength"]
+    model_dir, model_note, model = _model(strength, args.model_dir, conf["threads"], show_progress)
+    try:
+        options = RewriteOptions(
+            strength=strength,
+            protected_terms=settings.merge_terms(conf["protected_terms"], args.keep),
+            candidates=conf["candidates"] if args.candidates is None else args.candidates,
+            model_dir=model_dir,
+            use_profile=conf["use_profile"],
+            threads=conf["threads"],
+        )
+    except ValueError as exc:
+        print(f"fantasma rewrite: {exc}", file=sys.stderr)
+        return 2
+
     result = rewrite(text, options, on_progress=show_progress)
     if not args.quiet and sys.stderr.isatty():
         print("\r" + " " * 80 + "\r", end="", file=sys.stderr)
-    reply = with_identifiability(result.to_json(), text, options.use_profile)
+    reply = result.to_json()
+    reply["model"] = model
+    if model_note:
+        reply["reason"] = "; ".join(part for part in (model_note, reply.get("reason")) if part)
+    # The step the host's `rewrite` ends with too: the same figures and words for the same text.
+    reply = summary.finish(reply, text, options.use_profile)
     if args.json:
         print(json.dumps(reply, ensure_ascii=False, indent=2))
         return 0
     print(result.text)
-    before, after = result.markers_before, result.markers_after
-    summary = f"[{result.path}] markers {before.get('count')} → {after.get('count')}"
+    print(summary_text(reply), file=sys.stderr)
+    technical = f"[{result.path}]"
     if result.similarity is not None:
-        summary += f", meaning similarity {result.similarity:.3f}"
-    summary += f", {result.timings.get('total_s', 0):.1f} s"
-    print(summary, file=sys.stderr)
-    print(identifiability_line(reply), file=sys.stderr)
-    if result.reason:
-        print(f"note: {result.reason}", file=sys.stderr)
+        technical += f" meaning similarity {result.similarity:.3f},"
+    print(
+        f"{technical} {result.timings.get('total_s', 0):.1f} s (--json for the full record)", file=sys.stderr
+    )
     return 0
 
 
-def with_identifiability(reply: dict, original: str, use_profile: bool = True) -> dict:
-    """The result with identifiability_before/after: the pipeline's own, else scored here against the
-    saved samples (typicality without them, or when `use_profile` is off: then they are not read)."""
-    if reply.get("identifiability_before") is not None and reply.get("identifiability_after") is not None:
-        return reply
-    before, _ = _identifiability.score(original, use_profile)
-    after, _ = _identifiability.score(reply["text"], use_profile)
-    if not use_profile:
-        from native_host.settings import PROFILE_OFF
+def _model(strength: str, model_dir: Path | None, threads: int | None, show_progress) -> tuple:
+    """(model dir, note for `reason`, the reply's `model`) as the host chooses them (host/model_choice.py):
+    the active model (the `model` setting), the embedded default when it fails to load; --model-dir as
+    given; none at light strength."""
+    if strength == "light" or model_dir is not None:
+        return model_dir, "", None
+    from native_host.host import model_choice
 
-        for report in (before, after):
-            if report is not None:
-                report["message"] = PROFILE_OFF
-    return {**reply, "identifiability_before": before, "identifiability_after": after}
+    def progress(stage: str, fraction: float | None, message: str) -> None:
+        show_progress({"stage": stage, "fraction": fraction or 0.0, "message": message})
+
+    chosen_dir, note, active = model_choice.for_rewrite(threads, progress)
+    keys = ("name", "architecture", "hybrid", "layers", "embedded")
+    return chosen_dir, note, {key: active.to_json()[key] for key in keys}
 
 
-def identifiability_line(reply: dict) -> str:
-    before, after = reply.get("identifiability_before"), reply.get("identifiability_after")
-    if before is None or after is None:
-        return "identifiability: not available in this installation"
-    line = (
-        f"identifiability {before['score']:.2f} → {_identifiability.describe(after)}; "
-        + _identifiability.linked_line(after)
-    )
-    if after.get("message"):
-        line += f" (note: {after['message']})"
-    return line
+def summary_text(reply: dict) -> str:
+    """The reply's summary as the terminal shows it: the headline, the details, the next step."""
+    summary = reply["summary"]
+    lines = [summary["headline"], *(f"  {detail}" for detail in summary["details"])]
+    if summary.get("next_step"):
+        lines.append(f"Next: {summary['next_step']}")
+    return "\n".join(lines)

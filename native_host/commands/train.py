@@ -24,9 +24,17 @@ def run(args: argparse.Namespace) -> int:
     from native_host.assets import AssetMissing
 
     try:
-        base = Path(args.base) if args.base else _embedded_gguf()
-    except AssetMissing as exc:
+        base = resolve_model(args.model) if args.model else _embedded_gguf()
+        targets = lora_targets(base)
+    except (AssetMissing, ValueError) as exc:
         print(f"fantasma train: {exc}", file=sys.stderr)
+        return 2
+    if args.ship and args.model:
+        print(
+            "fantasma train: --ship replaces the embedded model's adapter; it needs the embedded base "
+            "(no --model)",
+            file=sys.stderr,
+        )
         return 2
     config = recipe.RecipeConfig(
         base=str(base),
@@ -35,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
         rounds=args.rounds,
         generate=GenerateConfig(candidates=args.candidates, seed=args.seed),
         lora=LoraTrainConfig(
+            targets=targets,
             rank=args.rank,
             alpha=args.alpha,
             learning_rate=args.lr,
@@ -69,12 +78,35 @@ def run(args: argparse.Namespace) -> int:
         )
     last = manifest["rounds"][-1]
     print(
-        f"adapter {Path(args.out) / manifest['file']} (sha256 {manifest['sha256'][:16]}…), "
-        f"{len(manifest['rounds'])} rounds; last round: "
+        f"adapter {Path(args.out) / manifest['file']} (sha256 {manifest['sha256'][:16]}…, manifest "
+        f"{Path(args.out) / 'adapter.json'}), {len(manifest['rounds'])} rounds on "
+        f"{last['training'].get('device', 'cpu')}; last round: "
         f"{last['generation']['accepted_share']:.0%} of windows accepted, "
         f"loss {last['training']['first_loss']} → {last['training']['last_loss']}"
     )
     return 0
+
+
+def resolve_model(spec: str) -> Path:
+    """A local checkpoint for SPEC: a Hugging Face dir or GGUF file as is, a hub id through
+    huggingface_hub (its cache and auth; export.hub). ValueError says why not."""
+    from export.cli import ExportError, resolve_source
+
+    try:
+        return resolve_source(spec)[0]
+    except ExportError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def lora_targets(checkpoint: Path) -> tuple[str, ...]:
+    """The LoRA target modules for the checkpoint's architecture (train.lora.TARGETS)."""
+    from export.registry import UnsupportedCheckpoint, detect_architecture
+    from train.lora import targets_for
+
+    try:
+        return targets_for(detect_architecture(checkpoint))
+    except (UnsupportedCheckpoint, FileNotFoundError) as exc:
+        raise ValueError(str(exc)) from None
 
 
 SELECTION_MIN_SIMILARITY = 0.95  # train.select.SelectionConfig's default (train/ is not imported here)
@@ -92,12 +124,20 @@ def register(subparsers) -> None:
         help="self-train the rewriter on its own guarded rewrites (needs the train extra)",
         description=(
             "Rejection-sampling self-training: K candidates per training window through the engine, the "
-            "pipeline's guards keep the good ones, LoRA learns them; repeated for --rounds. Resumable: "
-            "rerun the same command to continue a stopped run. Details: docs/train.md."
+            "pipeline's guards keep the good ones, LoRA learns them; repeated for --rounds. Trains on a "
+            "CUDA device when torch sees one, else on the CPU. Resumable: rerun the same command to "
+            "continue a stopped run. The adapter (OUT/adapter.safetensors, hash in OUT/adapter.json) is "
+            "what `fantasma setup --model SPEC --adapter OUT/adapter.json` merges. Details: docs/train.md."
         ),
     )
     parser.add_argument("--out", required=True, help="run directory (data, checkpoints, adapter)")
-    parser.add_argument("--base", help="GGUF file or Hugging Face dir (default: the embedded SmolLM2 GGUF)")
+    parser.add_argument(
+        "--model",
+        metavar="SPEC",
+        help="the checkpoint to train: a hub id (owner/name, e.g. Qwen/Qwen3.5-0.8B), a Hugging Face dir "
+        "or a GGUF file; Llama family or Qwen3.5 (default: the embedded SmolLM2 GGUF)",
+    )
+    parser.add_argument("--base", dest="model", help=argparse.SUPPRESS)  # the flag's earlier name
     parser.add_argument(
         "--corpora",
         default="russian_lit,homer,federalist,brontes,sotu",

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from native_host.engine.errors import ModelDirError
+from native_host.engine.text import template_switches
 
 FORMAT_VERSION = 1
 STATE_KINDS = ("key", "value", "conv", "recurrent")
@@ -96,4 +97,21 @@ def read_config(model_dir: Path) -> tuple[dict[str, Any], list[StateSpec]]:
             raise ModelDirError(f"{path}: cache state {spec.input} must grow along axis 2")
     if not isinstance(config["eos_token_ids"], list) or not config["eos_token_ids"]:
         raise ModelDirError(f"{path}: eos_token_ids must be a non-empty list")
+    if "chat_template_kwargs" not in config:  # a model dir exported before the key existed
+        config["chat_template_kwargs"] = template_switches(config.get("chat_template") or "")
+    if not isinstance(config["chat_template_kwargs"], dict):
+        raise ModelDirError(f"{path}: chat_template_kwargs must be an object")
     return config, states
+
+
+def parameter_count(config: dict[str, Any]) -> int:
+    """The model's parameters as fantasma_model.json records them (`parameters`, the text decoder's,
+    counted by the exporter); for a model dir exported before that key, estimated from its sizes: the
+    embedding plus 12·hidden² per layer (attention 4·h², MLP 8·h²). That is 10% over SmolLM2-135M's
+    count and 26% under the Qwen3.5-0.8B shape's (752 M; its MLP is 3.5·h wide and Gated DeltaNet
+    projections are larger), near enough for a size class."""
+    recorded = config.get("parameters")
+    if isinstance(recorded, int) and recorded > 0:
+        return recorded
+    hidden, layers = int(config.get("hidden_size") or 0), int(config.get("num_layers") or 0)
+    return int(config.get("vocab_size") or 0) * hidden + 12 * hidden * hidden * layers

@@ -22,18 +22,34 @@ from typing import Any
 import numpy as np
 from tokenizers import Tokenizer
 
-from native_host.engine.config import StateSpec, read_config
+from native_host.engine.config import StateSpec, parameter_count, read_config
 from native_host.engine.drafting import propose_draft
 from native_host.engine.errors import EngineError, ModelDirError
 from native_host.engine.options import FinishReason, GenerationOptions, GenerationResult
 from native_host.engine.runner import Runner, States
 from native_host.engine.sampling import Sampler
-from native_host.engine.text import ChatTemplate, IncrementalDetokenizer
+from native_host.engine.text import (
+    THINK_CLOSE,
+    THINK_OPEN,
+    ChatTemplate,
+    IncrementalDetokenizer,
+    strip_thinking,
+)
 
 TokenCallback = Callable[[int, str], None]
 MAX_CACHED_PREFIXES = 4
 # Scoring: the memory one pass's logits (and their log-softmax) may take.
 SCORE_MEMORY_BYTES = 256 * 2**20
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """A model that can think: its vocabulary has <think> and </think> tokens. Its output is shown (and
+    returned) without its thoughts (text.strip_thinking), whether or not the template asked for them
+    and whether or not the tags decode as text; `inside`: the prompt ends within an open block."""
+
+    tags: dict[int, str]  # token id -> THINK_OPEN | THINK_CLOSE
+    inside: bool
 
 
 class _Stream:
@@ -49,11 +65,14 @@ class _Stream:
         options: GenerationOptions,
         eos_ids: frozenset[int],
         on_token: TokenCallback | None,
+        thinking: Thinking | None = None,
     ) -> None:
         self.options = options
         self.eos_ids = eos_ids
         self.on_token = on_token
         self.detok = IncrementalDetokenizer(tokenizer)
+        self.thinking = thinking
+        self.tags: list[tuple[int, str]] = []  # (offset in detok.text, think tag) where a tag token came
         self.token_ids: list[int] = []
         self.text = ""
         self.streamed = 0  # characters of text already passed to on_token
@@ -66,11 +85,16 @@ class _Stream:
             self.detok.flush()
             self.finish_reason = "eos"
         else:
-            self.detok.add(token_id)
+            tag = self.thinking.tags.get(token_id) if self.thinking else None
+            if tag is None:
+                self.detok.add(token_id)
+            else:  # written out here: a special token would vanish in decoding, and its thought with it
+                self.detok.flush()
+                self.tags.append((len(self.detok.text), tag))
             if len(self.token_ids) >= self.options.max_new_tokens:
                 self.detok.flush()
                 self.finish_reason = "length"
-        self.text = self.detok.text
+        self.text = self._visible()
         stop_at = self._find_stop()
         if stop_at is not None:
             self.text = self.text[:stop_at]
@@ -87,10 +111,23 @@ class _Stream:
         found = [i for s in self.options.stop_strings if (i := self.text.find(s)) >= 0]
         return min(found) if found else None
 
+    def _visible(self) -> str:
+        """The text so far, without the model's thinking where it thinks (see `Thinking`)."""
+        if self.thinking is None:
+            return self.detok.text
+        raw, cursor = [], 0
+        for offset, tag in self.tags:
+            raw += [self.detok.text[cursor:offset], tag]
+            cursor = offset
+        raw.append(self.detok.text[cursor:])
+        return strip_thinking("".join(raw), self.thinking.inside)
+
     def _held_back(self) -> int:
-        """Length of the longest text suffix that is a proper prefix of some stop string."""
+        """Length of the longest text suffix that is a proper prefix of some stop string (or of a think
+        tag, where the model thinks: it may still become one, and the text before it is thought)."""
         longest = 0
-        for stop in self.options.stop_strings:
+        tags = (THINK_OPEN, THINK_CLOSE) if self.thinking else ()
+        for stop in (*self.options.stop_strings, *tags):
             for n in range(min(len(stop) - 1, len(self.text)), longest, -1):
                 if self.text.endswith(stop[:n]):
                     longest = n
@@ -157,6 +194,13 @@ class Engine:
         self.context_length = int(config.get("context_length") or 2048)
         bos_id = config.get("bos_token_id")
         self.bos_token_id = int(bos_id) if bos_id is not None else None
+        self.parameters = parameter_count(config)
+        # variables the chat template is rendered with (thinking off where it has the switch)
+        self.chat_switches: dict[str, Any] = dict(config.get("chat_template_kwargs") or {})
+        opening, closing = tokenizer.token_to_id(THINK_OPEN), tokenizer.token_to_id(THINK_CLOSE)
+        self._think_tags = (
+            {opening: THINK_OPEN, closing: THINK_CLOSE} if opening is not None and closing is not None else {}
+        )
         self._chat_template: ChatTemplate | None = None
         self._prefixes: dict[tuple[int, ...], States] = {}
         self._ending_cache: dict[tuple[str, ...], np.ndarray] = {}
@@ -225,7 +269,19 @@ class Engine:
             self._chat_template = ChatTemplate(
                 source, self._token_text(self.bos_token_id), self._token_text(min(self.eos_token_ids))
             )
-        return self._chat_template.render(messages, add_generation_prompt)
+        return self._chat_template.render(messages, add_generation_prompt, self.chat_switches)
+
+    @property
+    def thinks(self) -> bool:
+        """Whether the model has <think> / </think> tokens (its thoughts are then never in a result)."""
+        return bool(self._think_tags)
+
+    def _thinking(self, prompt: list[int]) -> Thinking | None:
+        """How a generation after `prompt` handles thinking; None for a model without think tokens."""
+        if not self._think_tags:
+            return None
+        last = next((self._think_tags[t] for t in reversed(prompt) if t in self._think_tags), None)
+        return Thinking(self._think_tags, last == THINK_OPEN)
 
     def encode(self, text: str) -> list[int]:
         """Token ids of `text`; special tokens written in the text (e.g. <|im_start|>) are recognised."""
@@ -417,7 +473,7 @@ class Engine:
         options = options or GenerationOptions()
         prompt = self._check_prompt(prompt_ids)
         stats = _Stats()
-        stream = _Stream(self.tokenizer, options, self.eos_token_ids, on_token)
+        stream = _Stream(self.tokenizer, options, self.eos_token_ids, on_token, self._thinking(prompt))
         if options.max_new_tokens == 0:
             return stream.result(len(prompt), stats.timings(0))
         sampler = Sampler(options, self._ending_ids(options))
@@ -596,8 +652,9 @@ class Engine:
                 return None
             return lambda token, piece: on_token(row, token, piece)
 
+        thinking = self._thinking(prompt)
         streams = [
-            _Stream(self.tokenizer, options, self.eos_token_ids, row_callback(row))
+            _Stream(self.tokenizer, options, self.eos_token_ids, row_callback(row), thinking)
             for row, options in enumerate(options_list)
         ]
         samplers = [Sampler(options, self._ending_ids(options)) for options in options_list]

@@ -1,4 +1,4 @@
-"""Chat-template rendering and streaming detokenization."""
+"""Chat-template rendering, a model's thinking blocks, and streaming detokenization."""
 
 from __future__ import annotations
 
@@ -11,6 +11,47 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from tokenizers import Tokenizer
 
 from native_host.engine.errors import EngineError, ModelDirError
+
+THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
+
+
+def template_switches(source: str) -> dict[str, Any]:
+    """The variables Fantasma sets in a chat template that reads them: thinking off (`enable_thinking`,
+    Qwen3 / Qwen3.5 templates) — a rewrite is a direct answer, and a thought is tokens the user waits
+    for and never sees. export/modeldir.py writes this into fantasma_model.json (`chat_template_kwargs`);
+    engine/config.py applies it to model dirs written before that key existed."""
+    return {"enable_thinking": False} if "enable_thinking" in source else {}
+
+
+def strip_thinking(text: str, inside: bool = False) -> str:
+    """`text` without the model's thinking: every <think>…</think> block, an unclosed <think> and all
+    after it, a stray </think>. Whitespace after a removed block goes too where the kept text is empty or
+    already ends in whitespace ("<think>…</think>\n\nAnswer" → "Answer"). `inside`: the prompt opened a
+    block, so everything up to the first </think> is thought (and nothing, if none comes).
+
+    Applied to a growing text, each result is a prefix of the next one's, except that a suffix which could
+    still become a tag (e.g. "<thi") may vanish: a streaming caller holds such a suffix back."""
+    kept, pos, removed = "", 0, False  # removed: a tag or block ends at `pos`
+    if inside:
+        close = text.find(THINK_CLOSE)
+        if close < 0:
+            return ""
+        pos, removed = close + len(THINK_CLOSE), True
+    while True:
+        if removed and (not kept or kept[-1].isspace()):
+            while pos < len(text) and text[pos].isspace():
+                pos += 1
+        opening, stray = text.find(THINK_OPEN, pos), text.find(THINK_CLOSE, pos)
+        if stray >= 0 and (opening < 0 or stray < opening):
+            kept, pos, removed = kept + text[pos:stray], stray + len(THINK_CLOSE), True
+            continue
+        if opening < 0:
+            return kept + text[pos:]
+        kept += text[pos:opening]
+        close = text.find(THINK_CLOSE, opening + len(THINK_OPEN))
+        if close < 0:
+            return kept  # unclosed: the rest is thought
+        pos, removed = close + len(THINK_CLOSE), True
 
 
 class ChatTemplate:
@@ -34,16 +75,26 @@ class ChatTemplate:
         self.bos_token = bos_token
         self.eos_token = eos_token
 
-    def render(self, messages: list[dict[str, Any]], add_generation_prompt: bool = True) -> str:
+    def render(
+        self,
+        messages: list[dict[str, Any]],
+        add_generation_prompt: bool = True,
+        switches: dict[str, Any] | None = None,
+    ) -> str:
+        """`switches`: extra template variables (e.g. enable_thinking=False); they cannot replace the
+        messages, the generation-prompt flag or the special tokens."""
         for message in messages:
             if not isinstance(message, dict) or "role" not in message or "content" not in message:
                 raise EngineError("each chat message needs 'role' and 'content'")
         try:
             return self._template.render(
-                messages=messages,
-                add_generation_prompt=add_generation_prompt,
-                bos_token=self.bos_token,
-                eos_token=self.eos_token,
+                {
+                    **(switches or {}),
+                    "messages": messages,
+                    "add_generation_prompt": add_generation_prompt,
+                    "bos_token": self.bos_token,
+                    "eos_token": self.eos_token,
+                }
             )
         except TemplateError as exc:
             raise EngineError(f"chat template failed: {exc}") from exc

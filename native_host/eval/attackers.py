@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 # One tokenizer, word list and set of marks for the attackers and the surrogates that imitate them.
-from native_host.style.identify import PUNCTUATION, function_words, words
+from native_host.style.counting import PUNCTUATION, function_words, words
 
 MFW = 300  # most frequent words used by Cosine Delta
 

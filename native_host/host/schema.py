@@ -98,8 +98,8 @@ def obj(params: dict[str, Any], key: str, where: str = "params") -> dict[str, An
 
 def rival(params: dict[str, Any], key: str = "rival") -> str | None:
     """An optional rival's name (absent or null: None) in its stored form: stripped, checked by
-    native_host.style.identify.rival_name (1..64 characters, no control characters)."""
-    from native_host.style.identify import rival_name
+    native_host.style.samples.rival_name (1..64 characters, no control characters)."""
+    from native_host.style.samples import rival_name
 
     value = params.get(key)
     if value is None:

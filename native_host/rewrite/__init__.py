@@ -6,6 +6,7 @@ result.to_json()  # text, edits, markers_before/after, similarity, path, reason,
 """
 
 from native_host.rewrite.models import model_status
-from native_host.rewrite.pipeline import STRENGTHS, RewriteOptions, RewriteResult, rewrite
+from native_host.rewrite.options import STRENGTHS, RewriteOptions, RewriteResult
+from native_host.rewrite.pipeline import rewrite
 
 __all__ = ["STRENGTHS", "RewriteOptions", "RewriteResult", "model_status", "rewrite"]

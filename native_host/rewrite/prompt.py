@@ -1,7 +1,8 @@
 """The chat the model sees: a fixed instruction and example (cached as a warm prefix), then one window.
 
 The instruction names the markers the analyzer found in the window, so the model is told what to
-remove, and lists the tokens it must copy verbatim.
+remove, and lists the tokens it must copy verbatim. A model above the size threshold
+(model_class.py) gets the restructuring instruction and example instead (`restructure=True`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,29 @@ EXAMPLE_USER = (
 )
 # No link or e-mail in the example: the small model copies those into unrelated answers.
 EXAMPLE_ASSISTANT = "The meeting on Friday was not useful. Most people arrived late."
+
+# Models above the size threshold: what a small model cannot do. Changing how sentences are built moves
+# what word edits cannot (sentence length, function words, character n-grams across word boundaries).
+# The example keeps every fact the guards check (the name, the negation, the duration) and changes the
+# structure: split in two, cause before effect, plainer words.
+RESTRUCTURE_SYSTEM = (
+    "You rewrite text so that nobody can tell who wrote it. Keep the meaning and every fact. "
+    "Copy names, numbers, links, e-mail addresses and code exactly. Change how the sentences are "
+    "built: split a long sentence, join short ones, put clauses in another order, and use plainer, "
+    "more common words. Write plain, neutral, standard English with ordinary punctuation. "
+    "Reply with the rewritten text only."
+)
+RESTRUCTURE_EXAMPLE_USER = (
+    "Rewrite this text in a plain, neutral style, and build its sentences differently. "
+    "Remove: slang, exclamation marks.\n"
+    "Keep exactly: Friday\n\n"
+    "Text:\nHonestly the meeting on Friday was a total waste of time!!! Nobody had read the report, "
+    "so we went round in circles for an hour."
+)
+RESTRUCTURE_EXAMPLE_ASSISTANT = (
+    "Nobody had read the report. Because of that, the meeting on Friday went round in circles for an "
+    "hour and achieved little."
+)
 
 # Plain-words names for marker families (unknown families are shown with underscores as spaces).
 FAMILY_WORDS = {
@@ -53,25 +77,28 @@ def describe_markers(families: Iterable[str]) -> str:
     return ", ".join(words[:6])
 
 
-def build_messages(window: str, marker_families: Iterable[str], keep: Iterable[str]) -> list[dict]:
+def build_messages(
+    window: str, marker_families: Iterable[str], keep: Iterable[str], restructure: bool = False
+) -> list[dict]:
     markers = describe_markers(marker_families) or "personal habits of style"
     keep_list = ", ".join(list(dict.fromkeys(keep))[:12])
-    request = f"Rewrite this text in a plain, neutral style. Remove: {markers}.\n"
+    request = "Rewrite this text in a plain, neutral style"
+    request += ", and build its sentences differently. " if restructure else ". "
+    request += f"Remove: {markers}.\n"
     if keep_list:
         request += f"Keep exactly: {keep_list}\n"
     request += f"\nText:\n{window}"
-    return [
-        {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": EXAMPLE_USER},
-        {"role": "assistant", "content": EXAMPLE_ASSISTANT},
-        {"role": "user", "content": request},
-    ]
+    return [*prefix_messages(restructure), {"role": "user", "content": request}]
 
 
-def prefix_messages() -> list[dict]:
+def prefix_messages(restructure: bool = False) -> list[dict]:
     """The part of every prompt that never changes (worth caching in the engine)."""
+    if restructure:
+        system, user, assistant = RESTRUCTURE_SYSTEM, RESTRUCTURE_EXAMPLE_USER, RESTRUCTURE_EXAMPLE_ASSISTANT
+    else:
+        system, user, assistant = SYSTEM, EXAMPLE_USER, EXAMPLE_ASSISTANT
     return [
-        {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": EXAMPLE_USER},
-        {"role": "assistant", "content": EXAMPLE_ASSISTANT},
+        {"role": "system", "content": system},
+        {"role": "user", "content": user},
+        {"role": "assistant", "content": assistant},
     ]

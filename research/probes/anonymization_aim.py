@@ -58,7 +58,7 @@ from native_host.eval.corpora import (  # noqa: E402
 from native_host.eval.run import _surrogates, parse_corpus_spec, training_texts  # noqa: E402
 from native_host.rewrite.edits import propose  # noqa: E402
 from native_host.rewrite.search import BUDGETS, Budget, _changed_words  # noqa: E402
-from native_host.style import identify, protected_spans  # noqa: E402
+from native_host.style import identify, population, protected_spans  # noqa: E402
 
 PAIRS = {"char3": "char3", "delta": "delta", "function_words": "function_words", "objective": "joint"}
 TOP = 10
@@ -235,7 +235,7 @@ def candidates_surrogates(split: Any, out_dir: Path) -> dict[str, identify.Ident
         char_vocab = [g for g, n in df.most_common(12000) if n >= 2]
         word_vocab = [w for w, _ in total.most_common(3000)]
         word_vocab += [w for w in identify.function_words() if w not in set(word_vocab)]
-        arrays = identify.pack_population(
+        arrays = population.pack_population(
             docs, [c.author for c in others], char_vocab, word_vocab, [[split.corpus]] * len(docs)
         )
         path = out_dir / f"candidates-{len(out)}.npz"

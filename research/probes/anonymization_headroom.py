@@ -42,7 +42,8 @@ from native_host.eval.run import parse_corpus_spec
 from native_host.rewrite.edits import Edit, propose
 from native_host.rewrite.edits.lexicon_data import pos_shares
 from native_host.style import protected_spans
-from native_host.style.identify import Population, function_words
+from native_host.style.counting import function_words
+from native_host.style.population import Population
 
 TEST_PER_AUTHOR = 10  # the eval's --chunks-per-author in the done-criteria run
 TRAIN_PER_AUTHOR = 30  # EvalOptions.train_chunks_per_author

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+from native_host.rewrite.summary import strands_line
 
 FAMILIES = {"char3", "delta", "function_words"}
 
@@ -47,20 +48,22 @@ def test_analyze_prints_identifiability_and_linking_families(isolated_home, hami
     files, text = hamilton
     shown = fantasma("analyze", "-", home=isolated_home, stdin=text.encode())
     assert shown.returncode == 0, shown.stderr
-    line = re.search(r"^Identifiability: (\d\.\d\d) \(typicality; (.*)\): .*$", shown.stdout, re.MULTILINE)
+    line = re.search(
+        r"^Identifiability: (\d\.\d\d) \(compared with writers in general\): .*$", shown.stdout, re.MULTILINE
+    )
     assert line, shown.stdout
-    assert "no writing samples yet" in shown.stdout
-    assert re.search(r"^  (stands out to: |stands out to no attacker family)", shown.stdout, re.MULTILINE)
+    assert "  note: Fantasma has no samples of your writing yet" in shown.stdout
+    plain = json.loads(fantasma("analyze", "-", "--json", home=isolated_home, stdin=text.encode()).stdout)
+    assert f"\n  {strands_line(plain['identifiability'])}\n" in shown.stdout  # in words, never family codes
+    assert not FAMILIES & set(re.findall(r"\w+", shown.stdout.split("Identifiability: ", 1)[1]))
 
     assert fantasma("profile", "add", *map(str, files), home=isolated_home).returncode == 0
     as_json = json.loads(fantasma("analyze", "-", "--json", home=isolated_home, stdin=text.encode()).stdout)
     report = as_json["identifiability"]
     assert report["mode"] == "profile" and set(report["families"]) == FAMILIES
     shown = fantasma("analyze", "-", home=isolated_home, stdin=text.encode()).stdout
-    assert f"Identifiability: {report['score']:.2f} (profile; " in shown
-    linked = report["linked_by"]
-    expected = ("still linked by: " + ", ".join(linked)) if linked else "no attacker family still links"
-    assert expected in shown
+    assert f"Identifiability: {report['score']:.2f} (compared with your writing samples): " in shown
+    assert f"\n  {strands_line(report)}\n" in shown
 
     plain = json.loads(
         fantasma("analyze", "-", "--json", "--no-profile", home=isolated_home, stdin=text.encode()).stdout
@@ -82,9 +85,11 @@ def test_rewrite_prints_identifiability_before_and_after(isolated_home, hamilton
 
     shown = fantasma("rewrite", "-", "--strength", "light", home=isolated_home, stdin=text.encode())
     assert shown.returncode == 0 and shown.stdout.strip() == result["text"].strip()
-    line = next(x for x in shown.stderr.splitlines() if x.startswith("identifiability "))
-    assert line.startswith(f"identifiability {before['score']:.2f} → {after['score']:.2f} (profile; ")
-    assert ("still linked by: " + ", ".join(after["linked_by"])) in line or not after["linked_by"]
+    lines = shown.stderr.splitlines()
+    assert lines[0] == result["summary"]["headline"]
+    assert f"(identifiability {before['score']:.2f} → {after['score']:.2f})" in lines[0]
+    assert f"  {strands_line(after)}" in lines  # which parts still point to you, in words
+    assert not FAMILIES & set(re.findall(r"\w+", shown.stderr))
 
 
 def test_profile_show_says_how_many_samples_train_the_model(isolated_home, hamilton):

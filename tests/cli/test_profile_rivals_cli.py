@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
-from native_host.style.identify import RIVAL_NAME_MAX, default_rivals_path, samples_from_texts
+from native_host.style.samples import RIVAL_NAME_MAX, default_rivals_path, samples_from_texts
 from tests.cli.test_identifiability_cli import fantasma
 
 

@@ -104,7 +104,8 @@ def test_the_eval_surrogate_never_holds_a_chunk_of_the_corpus_under_test():
     chunk of that corpus (train, test or neither)."""
     from native_host.eval.corpora import chunk_text, corpora_root
     from native_host.eval.run import _surrogates
-    from native_host.style import identify
+    from native_host.style.counting import PUNCTUATION, DocCounts
+    from native_host.style.population import Population, default_population_path
 
     manifest = load_manifest()
     corpus = find_corpus("brontes", manifest)
@@ -117,14 +118,14 @@ def test_the_eval_surrogate_never_holds_a_chunk_of_the_corpus_under_test():
     }
     prints = set()
     for text in texts:
-        d = identify.DocCounts.from_text(text)
-        prints.add((d.n_words, d.n_chars, tuple(d.punct.get(p, 0) for p in identify.PUNCTUATION)))
+        d = DocCounts.from_text(text)
+        prints.add((d.n_words, d.n_chars, tuple(d.punct.get(p, 0) for p in PUNCTUATION)))
 
-    def held(pop: identify.Population) -> set[tuple]:
+    def held(pop: Population) -> set[tuple]:
         rows = zip(pop.n_words, pop.n_chars, pop.punct, strict=True)
         return {(int(n), int(c), tuple(int(v) for v in p)) for n, c, p in rows} & prints
 
-    assert held(identify.Population.load(identify.default_population_path()))  # the check can fail
+    assert held(Population.load(default_population_path()))  # the check can fail
     split = split_corpus(corpus, 3, 2, 4)
     for profile in (True, False):
         for ident in _surrogates(split, profile).values():

@@ -11,7 +11,7 @@ import pytest
 from native_host.cli import main
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 from native_host.eval.run import EvalOptions, _summarize, _surrogates, format_table, rival_texts, setting
-from native_host.style import identify
+from native_host.style.counting import DocCounts
 from native_host.style.identify import Identifiability
 
 
@@ -23,7 +23,7 @@ def federalist():
 def fingerprint(text: str) -> tuple:
     """What a chunk looks like to the surrogate (counts, not text): the same chunk has the same
     fingerprint whatever whitespace or object it travels in."""
-    d = identify.DocCounts.from_text(text)
+    d = DocCounts.from_text(text)
     return (d.n_words, d.n_chars, tuple(sorted(d.words.items())))
 
 

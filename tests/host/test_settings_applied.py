@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from native_host import paths
-from native_host.style.identify import default_population_path, default_rivals_path, default_samples_path
+from native_host.style.population import default_population_path
+from native_host.style.samples import default_rivals_path, default_samples_path
 from tests.host.hostproc import REPO, HostProcess
 
 # Markers the light rewrite (the neutralizer) changes: British spelling, "!!!", "...", an emoticon.

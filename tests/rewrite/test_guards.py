@@ -203,7 +203,7 @@ def test_no_new_markers_rejects_added_markers():
 
 
 def test_no_new_markers_with_the_real_analyzer():
-    from native_host.rewrite.pipeline import count_markers
+    from native_host.style.markers import count_markers
 
     source = "We will meet at noon on Friday to review the budget."
     assert guards.check_no_new_markers(

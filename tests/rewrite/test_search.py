@@ -10,9 +10,9 @@ from functools import cache
 import pytest
 
 from native_host.rewrite import guards, search
-from native_host.rewrite.pipeline import count_markers
 from native_host.style import protected_spans
 from native_host.style.identify import Identifiability
+from native_host.style.markers import count_markers
 
 
 @dataclass(frozen=True)
@@ -227,7 +227,7 @@ def test_passes_never_return_a_text_that_fails_a_guard_against_the_original(chec
 
 
 def test_search_markers_count_the_flagged_function_words_not_their_occurrences():
-    from native_host.rewrite.pipeline import count_search_markers
+    from native_host.style.markers import count_search_markers
 
     text = " ".join(
         ["Upon the hill the farmer stood upon a stone and looked upon the valley below him."] * 14

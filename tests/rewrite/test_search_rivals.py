@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 from native_host.rewrite import RewriteOptions, rewrite
-from native_host.style import identify
+from native_host.style import samples
 
 
 def test_strong_names_the_rivals_it_compared(rewrite_model_dir, embedder_model_dir):
@@ -14,10 +14,10 @@ def test_strong_names_the_rivals_it_compared(rewrite_model_dir, embedder_model_d
     def train(author: str) -> list[str]:
         return [c.text for c in split.train if c.author == author]
 
-    identify.add_samples(train("Hamilton"))
-    identify.add_rival_samples("Madison", train("Madison"))
-    identify.add_rival_samples("Jay", train("Jay"))
-    identify.add_rival_samples("One chunk", train("Jay")[:1])  # too little for a contrast of its own
+    samples.add_samples(train("Hamilton"))
+    samples.add_rival_samples("Madison", train("Madison"))
+    samples.add_rival_samples("Jay", train("Jay"))
+    samples.add_rival_samples("One chunk", train("Jay")[:1])  # too little for a contrast of its own
     text = next(c.text for c in split.test if c.author == "Hamilton")
     options = RewriteOptions(
         strength="strong", model_dir=rewrite_model_dir, embedder_dir=embedder_model_dir, llm_windows=False

@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
-from native_host.style import identify
-from native_host.style.identify import Identifiability, IdentifyError
+from native_host.style import identify, samples
+from native_host.style.identify import Identifiability
+from native_host.style.population import default_population_path
+from native_host.style.samples import IdentifyError
 
 
 @cache
@@ -28,36 +30,8 @@ def hamilton() -> Identifiability:
     return Identifiability.from_texts(texts(federalist(), "Hamilton", "train"))
 
 
-def test_population_is_small_and_every_chunk_is_tagged_with_its_corpora():
-    path = identify.default_population_path()
-    assert path.stat().st_size < 3_000_000  # counts only, never text
-    pop = identify.Population.load(path)
-    assert len(set(pop.authors)) >= 30
-    # the eval's corpora are in it (its surrogate drops the corpus under test), each chunk tagged
-    assert {"federalist_papers", "bronte_sisters", "aaac_problem_c", "state_of_the_union"} <= set(pop.corpora)
-    assert (pop.chunk_corpora > 0).all()
-    corpus_of_label = {a.split(":", 1)[0] for a in pop.authors}
-    assert corpus_of_label <= set(pop.corpora)
-    # labels that are no author are left out
-    assert not any(
-        a.endswith((":Iliad", ":Odyssey", ":Pastoral", ":unknown")) or "&" in a for a in pop.authors
-    )
-
-
-def test_without_drops_every_chunk_of_a_corpus_and_the_grams_it_alone_held():
-    pop = identify.Population.load(identify.default_population_path())
-    less = pop.without(["federalist_papers"])
-    bit = 1 << pop.corpora.index("federalist_papers")
-    assert len(less.authors) == int(((pop.chunk_corpora & bit) == 0).sum()) < len(pop.authors)
-    assert not (less.chunk_corpora & bit).any()
-    assert not any(a.startswith("federalist_papers:") for a in less.authors)
-    assert ((less.char_counts > 0).sum(axis=0) >= 2).all()  # as if built without it
-    assert less.char_counts.shape == (len(less.authors), len(less.char_vocab))
-    assert pop.without(["no_such_corpus"]) is pop
-
-
 def test_an_old_population_file_is_refused_with_a_clear_message(tmp_path):
-    path = identify.default_population_path()
+    path = default_population_path()
     with np.load(path) as z:
         arrays = {k: z[k] for k in z.files}
     arrays["version"] = np.asarray([1])
@@ -143,7 +117,7 @@ def test_no_samples_falls_back_to_typicality():
 
 
 def test_corrupt_samples_fall_back_to_typicality_with_a_message():
-    path = identify.default_samples_path()
+    path = samples.default_samples_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"\xc1\xc1 garbage")
     ident = Identifiability.load(profile="stored")
@@ -153,14 +127,14 @@ def test_corrupt_samples_fall_back_to_typicality_with_a_message():
 
 def test_stored_samples_train_a_profile_and_hold_no_text():
     train = texts(federalist(), "Madison", "train")[:4]
-    assert identify.add_samples(train) >= 4
-    raw = identify.default_samples_path().read_bytes()
+    assert samples.add_samples(train) >= 4
+    raw = samples.default_samples_path().read_bytes()
     for text in train:
         words = text.split()
         assert " ".join(words[10:16]).encode() not in raw  # counts, not the text
     ident = Identifiability.load(profile="stored")
     assert ident.mode == "profile" and not ident.message
-    assert identify.clear_samples() and Identifiability.load(profile="stored").mode == "typicality"
+    assert samples.clear_samples() and Identifiability.load(profile="stored").mode == "typicality"
 
 
 def test_objective_weighs_a_unit_of_z_more_in_the_family_that_links_most():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.engine.tiny_hybrid import TEXT_CONFIG
+from train.lora import QWEN35_TARGETS
 
 __all__ = ["EOS", "QWEN35_TARGETS", "QWEN35_TEXT_CONFIG", "VOCAB", "onnx_logits", "toy_examples"]
 
@@ -11,20 +12,6 @@ __all__ = ["EOS", "QWEN35_TARGETS", "QWEN35_TEXT_CONFIG", "VOCAB", "onnx_logits"
 VOCAB = 256
 QWEN35_TEXT_CONFIG = {**TEXT_CONFIG, "vocab_size": VOCAB}
 EOS = QWEN35_TEXT_CONFIG["eos_token_id"]
-
-# Gated DeltaNet projections and the attention/MLP linears of the full-attention layers.
-QWEN35_TARGETS = (
-    "q_proj",
-    "k_proj",
-    "v_proj",
-    "o_proj",
-    "gate_proj",
-    "up_proj",
-    "down_proj",
-    "in_proj_qkv",
-    "in_proj_z",
-    "out_proj",
-)
 
 
 def toy_examples(n: int = 16, seed: int = 0) -> list[tuple[list[int], list[int]]]:

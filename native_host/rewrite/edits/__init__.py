@@ -10,7 +10,10 @@ coordinator, ", which" as a new sentence, "this/these" -> "the"), `frequent_word
 orders on Cosine Delta's most frequent words: "they all" <-> "all of them", "such a" <-> "so ADJ a",
 "under/in the circumstances", ...). Every edit applied alone leaves well-formed text:
 capitals at sentence starts, a/an agreement, spacing; no edit adds or removes a negation.
-Tables: data/ (built by scripts/build_lexicon.py). Figures: docs/anonymization-edits.md.
+The phrase alternations of `function_words` and `frequent_words` are phrase rules (`phrase_rules`: the
+matcher and the conditions on the words around; each family matches its own rules), the ones with no
+condition in data/phrase_pairs.tsv. Tables: data/ (the lexicon built by scripts/build_lexicon.py).
+Figures: docs/anonymization-edits.md.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Delta's margin is spread over ~150 function words at 0.2-1.5 % each (by, with, u
 very, of, them, us, still, even, round, ...), so each rule here moves a different one; all are general
 English with a context condition, never keyed to a corpus. Two parts:
 
-- `rules()`: phrase rules in function_words' format (matched on plain-spaced words, names and
-  protected spans skipped by its matcher): "in accordance with" -> "according to", "under the
+- `rules()`: phrase rules (phrase_rules.py: plain-spaced words, names and protected spans skipped),
+  matched by this family's `propose`: "in accordance with" -> "according to", "under the
   circumstances" <-> "in the circumstances", "by this means" -> "in this way", "in view of the fact
   that" -> "since", "together with" <-> "along with", "still more" <-> "even more", ...
 - `propose(doc)`: edits that reorder or drop words: "they all went" <-> "all of them went", "such a
@@ -15,19 +15,23 @@ English with a context condition, never keyed to a corpus. Two parts:
 
 from __future__ import annotations
 
-from native_host.rewrite.edits.function_words import (
+from functools import cache
+
+from native_host.rewrite.edits.phrase_rules import (
     Rule,
-    _all,
-    _before_number,
-    _clause_final,
-    _is,
-    _next,
-    _next_in,
-    _next_not_in,
-    _prev,
-    _prev_in,
-    _prev_not_in,
-    _sentence_initial_comma,
+    all_,
+    before_number,
+    clause_final,
+    has_pos,
+    index,
+    match,
+    next_in,
+    next_not_in,
+    next_word,
+    prev_in,
+    prev_not_in,
+    prev_word,
+    sentence_initial_comma,
 )
 from native_host.rewrite.edits.text import Doc, Edit, article_for, match_case, negations
 
@@ -41,12 +45,12 @@ _TURN_VERBS = "turn turned turns turning look looked looks looking come came com
 
 
 def _next_is_determiner(doc: Doc, i: int, j: int) -> bool:
-    return _next(doc, j) in set(_DETERMINERS.split())
+    return next_word(doc, j) in set(_DETERMINERS.split())
 
 
 def _not_clause_start_connective(doc: Doc, i: int, j: int) -> bool:
     """ "Besides, he was ill": the connective, not the preposition."""
-    return not _sentence_initial_comma(doc, i, j)
+    return not sentence_initial_comma(doc, i, j)
 
 
 # "all along with eager questions" (all the while) and "came along with us" (a particle of the verb)
@@ -55,13 +59,13 @@ _PARTICLE_BEFORE = "all " + _TURN_VERBS + " get got gets getting went brought br
 
 
 def _not_after_a_verb_or_all(doc: Doc, i: int, j: int) -> bool:
-    prev = _prev(doc, i)
-    return prev not in set(_PARTICLE_BEFORE.split()) and not _is(prev, "v", 0.5)
+    prev = prev_word(doc, i)
+    return prev not in set(_PARTICLE_BEFORE.split()) and not has_pos(prev, "v", 0.5)
 
 
 def _compared(doc: Doc, i: int, j: int) -> bool:
-    nxt = _next(doc, j)
-    return nxt is not None and not _is(nxt, "v", 0.5) and not nxt.endswith("ing")
+    nxt = next_word(doc, j)
+    return nxt is not None and not has_pos(nxt, "v", 0.5) and not nxt.endswith("ing")
 
 
 def rules() -> list[Rule]:
@@ -82,7 +86,7 @@ def rules() -> list[Rule]:
         Rule(("in", "place", "of"), "instead of", True, _next_is_determiner),
         Rule(("instead", "of"), "in place of", True, _next_is_determiner),
         Rule(("in", "addition", "to"), "besides", False, _next_is_determiner),
-        Rule(("besides",), "in addition to", True, _all(_not_clause_start_connective, _next_is_determiner)),
+        Rule(("besides",), "in addition to", True, all_(_not_clause_start_connective, _next_is_determiner)),
     ]
     # under / in: "under the circumstances" = "in the circumstances"
     for det in _CIRCUMSTANCE_DETERMINERS:
@@ -99,7 +103,7 @@ def rules() -> list[Rule]:
         Rule(("by", "these", "means"), "in this way", True, None),
         Rule(("by", "that", "means"), "in that way", False, None),
         Rule(("by", "which", "means"), "whereby", True, None),
-        Rule(("in", "this", "way"), "by this means", True, _clause_final),
+        Rule(("in", "this", "way"), "by this means", True, clause_final),
     ]
     # "the fact that" after a preposition: one conjunction says it
     for phrase, conj in [
@@ -116,10 +120,10 @@ def rules() -> list[Rule]:
         r.append(Rule(tuple(phrase.split()), conj, False, None))
     # conditions
     r += [
-        Rule(("provided", "that"), "if", True, _next_in("the a an he she it they we i you this there")),
+        Rule(("provided", "that"), "if", True, next_in("the a an he she it they we i you this there")),
         Rule(("providing", "that"), "provided that", False, None),
         Rule(("on", "condition", "that"), "provided that", False, None),
-        Rule(("provided", "that"), "on condition that", True, _next_in("the a an he she it they we i you")),
+        Rule(("provided", "that"), "on condition that", True, next_in("the a an he she it they we i you")),
     ]
     # time
     r += [
@@ -128,77 +132,77 @@ def rules() -> list[Rule]:
         Rule(("at", "first", "sight"), "at first glance", False, None),
         Rule(("at", "first", "glance"), "at first sight", False, None),
         Rule(("at", "the", "outset"), "at the start", False, None),
-        Rule(("at", "the", "start"), "at the outset", True, _clause_final),
-        Rule(("as", "yet"), "so far", True, _all(_clause_final, _prev_not_in("not never"))),
+        Rule(("at", "the", "start"), "at the outset", True, clause_final),
+        Rule(("as", "yet"), "so far", True, all_(clause_final, prev_not_in("not never"))),
         Rule(
             ("at", "the", "same", "time"),
             "simultaneously",
             True,
-            _all(_clause_final, _prev_not_in("and but")),
+            all_(clause_final, prev_not_in("and but")),
         ),
     ]
     # still / even before a comparative; "still less" is the negative-polarity "much less"
     r += [
-        Rule(("still", "more"), "even more", False, _next_not_in("than")),
-        Rule(("even", "more"), "still more", True, _next_not_in("than")),
-        Rule(("still", "less"), "even less", True, _next_not_in("than")),
-        Rule(("even", "less"), "still less", True, _next_not_in("than")),
+        Rule(("still", "more"), "even more", False, next_not_in("than")),
+        Rule(("even", "more"), "still more", True, next_not_in("than")),
+        Rule(("still", "less"), "even less", True, next_not_in("than")),
+        Rule(("even", "less"), "still less", True, next_not_in("than")),
         Rule(("still", "greater"), "even greater", False, None),
         Rule(("even", "greater"), "still greater", True, None),
     ]
     # quantities
     r += [
-        Rule(("much", "of", "the"), "a great deal of the", True, _prev_not_in("how so too as very not")),
+        Rule(("much", "of", "the"), "a great deal of the", True, prev_not_in("how so too as very not")),
         # one way only: "under two exceptions" is "subject to", not a quantity
-        Rule(("less", "than"), "under", True, _before_number),
-        Rule(("the", "others"), "the rest", True, _all(_prev_not_in("of all"), _not_possessive)),
+        Rule(("less", "than"), "under", True, before_number),
+        Rule(("the", "others"), "the rest", True, all_(prev_not_in("of all"), _not_possessive)),
     ]
     for big in ("hundred", "thousand", "million"):
         # "a hundred men" <-> "one hundred men" (not "a hundred and fifty": the same either way)
         r += [
-            Rule(("a", big), f"one {big}", False, _next_not_in("of")),
-            Rule(("one", big), f"a {big}", False, _all(_prev_not_in("and"), _next_not_in("of"))),
+            Rule(("a", big), f"one {big}", False, next_not_in("of")),
+            Rule(("one", big), f"a {big}", False, all_(prev_not_in("and"), next_not_in("of"))),
         ]
     # "for want of" = "for lack of" (the noun "want": a determiner or "for" before it)
-    r.append(Rule(("want", "of"), "lack of", False, _prev_in("for the a no great entire total utter from")))
+    r.append(Rule(("want", "of"), "lack of", False, prev_in("for the a no great entire total utter from")))
     # "less" before a plural count noun is "fewer" ("less men"; not "less pains": idioms are rare)
-    r.append(Rule(("less",), "fewer", True, _all(_plural_count_noun_next, _prev_not_in("no more much far"))))
+    r.append(Rule(("less",), "fewer", True, all_(_plural_count_noun_next, prev_not_in("no more much far"))))
     # "by establishing courts" -> "through establishing courts" (the means; the passive "by" stays)
     r.append(Rule(("by",), "through", True, _gerund_object_next))
     # "it was indeed a" <-> "it was in fact a" inside a clause, after a verb of being or an auxiliary
     r += [
-        Rule(("indeed",), "in fact", False, _all(_prev_in(_BE_AUX), _next_not_in("so"))),
-        Rule(("in", "fact"), "indeed", False, _all(_prev_in(_BE_AUX), _next_not_in("so"))),
-        Rule(("really",), "indeed", True, _all(_prev_in(_BE_AUX), _next_in(_DETERMINERS))),
+        Rule(("indeed",), "in fact", False, all_(prev_in(_BE_AUX), next_not_in("so"))),
+        Rule(("in", "fact"), "indeed", False, all_(prev_in(_BE_AUX), next_not_in("so"))),
+        Rule(("really",), "indeed", True, all_(prev_in(_BE_AUX), next_in(_DETERMINERS))),
     ]
     # "forms a part of" = "forms part of"
     r += [
-        Rule(("a", "part", "of"), "part of", False, _prev_in(_PART_VERBS)),
-        Rule(("part", "of"), "a part of", True, _prev_in(_PART_VERBS)),
+        Rule(("a", "part", "of"), "part of", False, prev_in(_PART_VERBS)),
+        Rule(("part", "of"), "a part of", True, prev_in(_PART_VERBS)),
     ]
     # others / other people / the rest
     r += [
-        Rule(("other", "people"), "others", False, _prev_not_in(_DETERMINERS + " many some few all")),
-        Rule(("others",), "other people", True, _all(_people_verb_next, _prev_not_in(_DETERMINERS + " and"))),
-        Rule(("the", "rest"), "the others", True, _all(_next_not_in("of"), _prev_not_in("of all for"))),
+        Rule(("other", "people"), "others", False, prev_not_in(_DETERMINERS + " many some few all")),
+        Rule(("others",), "other people", True, all_(_people_verb_next, prev_not_in(_DETERMINERS + " and"))),
+        Rule(("the", "rest"), "the others", True, all_(next_not_in("of"), prev_not_in("of all for"))),
     ]
     # round / around after a verb of turning or going ("turned round" = "turned around")
     r += [
-        Rule(("round",), "around", False, _all(_prev_in(_TURN_VERBS), _clause_final_or_to)),
-        Rule(("around",), "round", True, _all(_prev_in(_TURN_VERBS), _clause_final_or_to)),
+        Rule(("round",), "around", False, all_(prev_in(_TURN_VERBS), _clause_final_or_to)),
+        Rule(("around",), "round", True, all_(prev_in(_TURN_VERBS), _clause_final_or_to)),
     ]
     return r
 
 
 def _plural_count_noun_next(doc: Doc, i: int, j: int) -> bool:
-    nxt = _next(doc, j)
+    nxt = next_word(doc, j)
     return (
         nxt is not None
         and (
             nxt in _IRREGULAR_PLURALS
             or (nxt.endswith("s") and not nxt.endswith(("ss", "ous", "ics", "ness")))
         )
-        and _is(nxt, "n", 0.8)
+        and has_pos(nxt, "n", 0.8)
         and nxt not in _NOT_COUNT_PLURALS
     )
 
@@ -211,14 +215,16 @@ _NOT_COUNT_PLURALS = set(
 def _gerund_object_next(doc: Doc, i: int, j: int) -> bool:
     """ "by establishing courts": an -ing verb with an object after it (so not "by the time", "by
     evening", "stood by watching")."""
-    nxt = _next(doc, j)
-    if nxt is None or not nxt.endswith("ing") or not _is(nxt, "v", 0.5) or nxt in ("being", "having"):
+    nxt = next_word(doc, j)
+    if nxt is None or not nxt.endswith("ing") or not has_pos(nxt, "v", 0.5) or nxt in ("being", "having"):
         return False
-    after = _next(doc, j + 1)
+    after = next_word(doc, j + 1)
     return (
         after is not None
-        and (after in set(_DETERMINERS.split()) or _is(after, "n", 0.6))
-        and (_prev(doc, i) not in ("stood", "standing", "passed", "passing", "went", "go", "sat", "stand"))
+        and (after in set(_DETERMINERS.split()) or has_pos(after, "n", 0.6))
+        and (
+            prev_word(doc, i) not in ("stood", "standing", "passed", "passing", "went", "go", "sat", "stand")
+        )
     )
 
 
@@ -230,7 +236,7 @@ _PEOPLE_VERBS = set(
 
 def _people_verb_next(doc: Doc, i: int, j: int) -> bool:
     """ "others think": a verb of saying or thinking says the others are people."""
-    return _next(doc, j) in _PEOPLE_VERBS
+    return next_word(doc, j) in _PEOPLE_VERBS
 
 
 def _not_possessive(doc: Doc, i: int, j: int) -> bool:
@@ -238,7 +244,7 @@ def _not_possessive(doc: Doc, i: int, j: int) -> bool:
 
 
 def _clause_final_or_to(doc: Doc, i: int, j: int) -> bool:
-    return _clause_final(doc, i, j) or _next(doc, j) in ("to", "and")
+    return clause_final(doc, i, j) or next_word(doc, j) in ("to", "and")
 
 
 _CLAUSE_OPENERS = set("and but yet so that because when if since though although while until".split())
@@ -252,12 +258,12 @@ def _finite_next(doc: Doc, k: int) -> bool:
     if k >= len(doc.tokens):
         return False
     w = doc.norms[k]
-    return w in _AUX or (_is(w, "v", 0.6) and not w.endswith("ing") and not _is(w, "n", 0.5))
+    return w in _AUX or (has_pos(w, "v", 0.6) and not w.endswith("ing") and not has_pos(w, "n", 0.5))
 
 
 def _clause_start(doc: Doc, i: int) -> bool:
     """Token i opens its sentence or a clause: after a plain "and/but/yet/so" or a subordinator."""
-    return doc.at_sentence_start(i) or _prev(doc, i) in _CLAUSE_OPENERS
+    return doc.at_sentence_start(i) or prev_word(doc, i) in _CLAUSE_OPENERS
 
 
 def _all_of_them(doc: Doc, out: list[Edit]) -> None:
@@ -304,7 +310,7 @@ _SO_SUCH_ADJ_STOP = set(
 
 
 def _adjective(word: str) -> bool:
-    return word not in _SO_SUCH_ADJ_STOP and _is(word, "a", 0.7)
+    return word not in _SO_SUCH_ADJ_STOP and has_pos(word, "a", 0.7)
 
 
 def _such_so(doc: Doc, out: list[Edit]) -> None:
@@ -316,11 +322,17 @@ def _such_so(doc: Doc, out: list[Edit]) -> None:
         if not all(toks[k].free for k in span) or not all(doc.plain_gap(k) for k in range(i, i + 3)):
             continue
         a, b, c, d = norms[i], norms[i + 1], norms[i + 2], norms[i + 3]
-        if a == "such" and b in ("a", "an") and _adjective(c) and _is(d, "n", 0.6) and not d.endswith("s"):
+        if (
+            a == "such"
+            and b in ("a", "an")
+            and _adjective(c)
+            and has_pos(d, "n", 0.6)
+            and not d.endswith("s")
+        ):
             rep = f"{match_case(toks[i].text, 'so')} {toks[i + 2].text} {article_for(d)} {toks[i + 3].text}"
             out.append(Edit(toks[i].start, toks[i + 3].end, rep, FAMILY, "such a->so ADJ a", True))
-        if a == "so" and _adjective(b) and c in ("a", "an") and _is(d, "n", 0.6) and not d.endswith("s"):
-            if _prev(doc, i) in ("and", "or", "if", "do", "think", "said", "not"):
+        if a == "so" and _adjective(b) and c in ("a", "an") and has_pos(d, "n", 0.6) and not d.endswith("s"):
+            if prev_word(doc, i) in ("and", "or", "if", "do", "think", "said", "not"):
                 continue  # "and so a man", "I think so a ..." : not the degree "so"
             rep = f"{match_case(toks[i].text, 'such')} {article_for(b)} {toks[i + 1].text} {toks[i + 3].text}"
             out.append(Edit(toks[i].start, toks[i + 3].end, rep, FAMILY, "so ADJ a->such a", True))
@@ -339,10 +351,10 @@ def _very_deletion(doc: Doc, out: list[Edit]) -> None:
     for i in range(len(toks) - 1):
         if norms[i] != "very" or not toks[i].text.islower() or not (toks[i].free and toks[i + 1].free):
             continue
-        if not doc.plain_gap(i) or _prev(doc, i) in _VERY_STOP_BEFORE or i == 0:
+        if not doc.plain_gap(i) or prev_word(doc, i) in _VERY_STOP_BEFORE or i == 0:
             continue
         nxt = norms[i + 1]
-        if nxt in _VERY_STOP_AFTER or (not _is(nxt, "a", 0.7) and not _is(nxt, "r", 0.7)):
+        if nxt in _VERY_STOP_AFTER or (not has_pos(nxt, "a", 0.7) and not has_pos(nxt, "r", 0.7)):
             continue
         if "n't" in doc.norms[i - 1]:
             continue
@@ -369,7 +381,7 @@ def _there_are_who(doc: Doc, out: list[Edit]) -> None:
             continue
         noun = norms[i + 3]
         plural = noun.endswith("s") or noun in _IRREGULAR_PLURALS
-        if not (_is(noun, "n", 0.7) and plural) or not _finite_next(doc, i + 5):
+        if not (has_pos(noun, "n", 0.7) and plural) or not _finite_next(doc, i + 5):
             continue
         rep = f"{match_case(toks[i].text, norms[i + 2])} {toks[i + 3].text}"
         out.append(Edit(toks[i].start, toks[i + 4].end, rep, FAMILY, "there-are-N-who->N", True))
@@ -386,7 +398,7 @@ def _enough(doc: Doc, out: list[Edit]) -> None:
             continue
         a, b, c = norms[i], norms[i + 1], norms[i + 2]
         if b == "enough" and c == "to" and _adjective(a) and a not in _ENOUGH_STOP and toks[i].text.islower():
-            if _prev(doc, i) in ("not", "never") or (i > 0 and "n't" in norms[i - 1]):
+            if prev_word(doc, i) in ("not", "never") or (i > 0 and "n't" in norms[i - 1]):
                 continue  # "not strong enough" -> "not sufficiently strong": fine, but keep it simple
             rep = f"sufficiently {toks[i].text}"
             out.append(
@@ -413,11 +425,11 @@ def _either_insertion(doc: Doc, out: list[Edit]) -> None:
             toks[k].free for k in range(i, i + 5)
         ):
             continue
-        if not (_is(norms[i + 1], "n", 0.7) and _is(norms[i + 4], "n", 0.7)):
+        if not (has_pos(norms[i + 1], "n", 0.7) and has_pos(norms[i + 4], "n", 0.7)):
             continue
-        if doc.plain_gap(i + 4) and i + 5 < n and _is(norms[i + 5], "n", 0.5):
+        if doc.plain_gap(i + 4) and i + 5 < n and has_pos(norms[i + 5], "n", 0.5):
             continue  # "the army or the navy yard"
-        if _prev(doc, i) in _NO_EITHER_BEFORE:
+        if prev_word(doc, i) in _NO_EITHER_BEFORE:
             continue
         s, _ = doc.sentences[doc.sentence_of(toks[i].start)]
         if negations(doc.text[s : toks[i].start]):
@@ -425,8 +437,13 @@ def _either_insertion(doc: Doc, out: list[Edit]) -> None:
         out.append(Edit(toks[i].start, toks[i].end, "either the", FAMILY, "either-insertion", True))
 
 
+@cache
+def _index() -> dict[str, list[Rule]]:
+    return index(rules())
+
+
 def propose(doc: Doc) -> list[Edit]:
-    out: list[Edit] = []
+    out = match(doc, _index(), FAMILY)
     _enough(doc, out)
     _either_insertion(doc, out)
     _all_of_them(doc, out)

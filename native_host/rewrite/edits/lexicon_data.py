@@ -56,6 +56,17 @@ def idioms() -> frozenset[str]:
     return frozenset(_lines("idioms.txt"))
 
 
+@cache
+def phrase_pairs(name: str) -> tuple[tuple[str, str, bool, bool | None], ...]:
+    """Rows of a phrase-pair table (data/phrase_pairs.tsv): (a, b, needs_lm_check a -> b, needs_lm_check
+    b -> a, None when the pair goes one way only)."""
+    rows = []
+    for line in _lines(name):
+        a, b, check_ab, check_ba = line.split("\t")
+        rows.append((a, b, check_ab == "1", None if check_ba == "-" else check_ba == "1"))
+    return tuple(rows)
+
+
 def pos_shares(word: str) -> dict[str, float]:
     """{'n': 0.7, 'v': 0.3} for a lower-case word; {'f': 1.0} for closed-class words; {} if unknown."""
     entry = _pos_table().get(word)
