@@ -271,7 +271,7 @@ def git_blob_sha1(path: Path) -> str:
 
 def file_digests(snapshot: Snapshot) -> dict[str, str]:
     """sha256 of every fetched file; a file whose hash differs from the hub's listing is refused."""
-    from export.lora import file_sha256
+    from export.modeldir import file_sha256
 
     out: dict[str, str] = {}
     for name, local in snapshot.files.items():

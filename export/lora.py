@@ -11,13 +11,14 @@ the shipped one into the GGUF's weights and exports the result like any other ch
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from export.modeldir import file_sha256
 
 FORMAT = "fantasma-lora-1"
 
@@ -52,14 +53,6 @@ class LoraAdapter:
                 "the adapter was trained on another model"
             )
         return (weight.astype(np.float32) + delta).astype(np.float32)
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with Path(path).open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def save_adapter(

@@ -11,6 +11,7 @@ in here so every exporter writes the same envelope.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -134,3 +135,12 @@ def read_meta(model_dir: Path | str) -> dict[str, Any]:
 
 def dir_size_bytes(model_dir: Path | str) -> int:
     return sum(p.stat().st_size for p in Path(model_dir).rglob("*") if p.is_file())
+
+
+def file_sha256(path: Path) -> str:
+    """The sha256 of a file's bytes, read in 1 MiB blocks (adapters, provenance of installed models)."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -398,7 +398,7 @@ def _digests(source: Source) -> dict[str, dict[str, Any]]:
     """{file: {sha256, bytes}} of what the export reads; a hub file whose hash differs from the hub's
     listing is refused."""
     from export import hub
-    from export.lora import file_sha256
+    from export.modeldir import file_sha256
 
     if source.snapshot is not None:
         try:
@@ -453,7 +453,7 @@ def _place(staging: Path, target: Path) -> None:
 def _support_lines() -> list[str]:
     """The meaning embedder every rewrite needs, set up when missing (seconds); a note when the embedded
     default, which every fallback uses, is not set up."""
-    from native_host.commands.setup import EMBEDDER_STEP, run_step
+    from native_host.commands._steps import EMBEDDER_STEP, run_step
 
     lines = []
     if not EMBEDDER_STEP.ready(EMBEDDER_STEP.target()):

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from export.lora import file_sha256, save_adapter
+from export.lora import save_adapter
+from export.modeldir import file_sha256
 from tests.models.checkpoints import LLAMA_NAME, QWEN_NAME, fantasma
 
 pytestmark = pytest.mark.slow

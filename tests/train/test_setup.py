@@ -3,7 +3,6 @@ base model kept on --base or when the adapter file is corrupted."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 from train_helpers import onnx_logits
 
 from export.lora import save_adapter
+from native_host.cli import main
 from native_host.commands import setup
 
 pytestmark = pytest.mark.slow
@@ -60,7 +60,7 @@ def test_corrupted_adapter_is_refused_and_the_base_model_set_up(tmp_path, monkey
     data[-1] ^= 0x01
     (tmp_path / "shipped" / "adapter.safetensors").write_bytes(bytes(data))
     monkeypatch.setattr(setup, "ADAPTER_MANIFEST", manifest)
-    assert setup.run(argparse.Namespace(force=False, base=False)) == 0
+    assert main(["setup", "--no-register"]) == 0  # the real parser: every flag setup reads
     err = capsys.readouterr().err
     assert "rewriting adapter refused" in err and "sha256" in err and "using the base model" in err
     from native_host import paths
