@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Playwright, sync_playwright
 
-from .harness import ARTIFACTS, SAMPLE, Browser, host_request, launch, register_host
+from .harness import ARTIFACTS, SAMPLE, Browser, chromium_with_host, host_request, launch
 from .server import PageServer
 
 
@@ -42,12 +42,8 @@ def browser(
     playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFactory, host_home: Path
 ) -> Iterator[Browser]:
     """Chromium with the extension and the real host registered."""
-    user_data_dir = tmp_path_factory.mktemp("chromium_profile")
-    # Chromium reads user-level host manifests from <user data dir>/NativeMessagingHosts.
-    register_host(user_data_dir / "NativeMessagingHosts", "chromium", host_home)
-    context = launch(playwright_instance, user_data_dir)
-    yield Browser(context)
-    context.close()
+    with chromium_with_host(playwright_instance, tmp_path_factory.mktemp("chromium_profile"), host_home) as b:
+        yield b
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -12,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,18 @@ def launch(
         ],
         viewport={"width": 900, "height": 600},
     )
+
+
+@contextlib.contextmanager
+def chromium_with_host(pw: Playwright, user_data_dir: Path, fantasma_home: Path) -> Iterator[Browser]:
+    """Chromium with the extension and the real host registered for `fantasma_home`; closed on exit.
+    Chromium reads user-level host manifests from <user data dir>/NativeMessagingHosts."""
+    register_host(user_data_dir / "NativeMessagingHosts", "chromium", fantasma_home)
+    context = launch(pw, user_data_dir)
+    try:
+        yield Browser(context)
+    finally:
+        context.close()
 
 
 def service_worker(context: BrowserContext) -> Worker:

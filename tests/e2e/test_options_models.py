@@ -18,7 +18,7 @@ from tests.models.checkpoints import QWEN_NAME, cached_qwen35, fantasma
 from .editors.cases import EDITORS, ORIGINAL
 from .editors.conftest import editor_bundles  # noqa: F401 (the real-editor pages, bundled once)
 from .editors.test_real_editors import EditorPage
-from .harness import EXTENSION_ID, Browser, host_request, launch, register_host
+from .harness import EXTENSION_ID, Browser, chromium_with_host, host_request
 from .server import PageServer
 
 OPTIONS = f"chrome-extension://{EXTENSION_ID}/options/options.html"
@@ -49,11 +49,10 @@ def two_models_home(
 def models_browser(
     playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFactory, two_models_home: Path
 ) -> Iterator[Browser]:
-    user_data_dir = tmp_path_factory.mktemp("chromium_profile_models")
-    register_host(user_data_dir / "NativeMessagingHosts", "chromium", two_models_home)
-    context = launch(playwright_instance, user_data_dir)
-    yield Browser(context)
-    context.close()
+    with chromium_with_host(
+        playwright_instance, tmp_path_factory.mktemp("chromium_profile_models"), two_models_home
+    ) as browser:
+        yield browser
 
 
 def hello_model(home: Path) -> dict:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Playwright
 
-from ..harness import Browser, host_request, launch, register_host
+from ..harness import Browser, chromium_with_host, host_request
 from ..server import PageServer
 from .cases import EDITORS, ORIGINAL
 from .test_real_editors import EditorPage
@@ -56,11 +56,10 @@ def oracle(model_home: Path) -> str:
 def model_browser(
     playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFactory, model_home: Path
 ) -> Iterator[Browser]:
-    user_data_dir = tmp_path_factory.mktemp("chromium_profile_model")
-    register_host(user_data_dir / "NativeMessagingHosts", "chromium", model_home)
-    context = launch(playwright_instance, user_data_dir)
-    yield Browser(context)
-    context.close()
+    with chromium_with_host(
+        playwright_instance, tmp_path_factory.mktemp("chromium_profile_model"), model_home
+    ) as browser:
+        yield browser
 
 
 @pytest.mark.slow
