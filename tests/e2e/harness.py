@@ -11,6 +11,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -147,36 +148,43 @@ SAMPLE = "Honestly, I realise this colour is gorgeous!!! :) Cheers, mate. I'll s
 
 
 def host_request(home: Path, type_: str, params: dict, timeout: float = 120.0) -> dict:
-    """One request to the real host over real pipes; returns the final reply (the test's oracle).
-    stdin stays open until the reply is in: EOF would cancel the job (PROTOCOL.md §1)."""
+    """One request to the real host of this checkout, in FANTASMA_HOME `home`: the test's oracle."""
     env = {**os.environ, "FANTASMA_HOME": str(home)}
+    return host_reply([sys.executable, "-m", "native_host"], env, ROOT, type_, params, timeout)
+
+
+def host_reply(
+    command: list[str], env: dict[str, str], cwd: Path, type_: str, params: dict, timeout: float = 180.0
+) -> dict:
+    """One request to a host started by `command`, over real pipes; the final reply. stdin stays open
+    until the reply is in (EOF would cancel the job)."""
     body = json.dumps({"id": "oracle", "type": type_, "params": params}).encode()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "native_host"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=env,
-        cwd=ROOT,
-    )
-    timer = threading.Timer(timeout, proc.kill)
-    timer.start()
-    try:
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(struct.pack("=I", len(body)) + body)
-        proc.stdin.flush()
-        while True:
-            head = proc.stdout.read(4)
-            assert len(head) == 4, f"host closed its output early (rc={proc.poll()})"
-            (n,) = struct.unpack("=I", head)
-            reply = json.loads(proc.stdout.read(n))
-            if reply.get("id") == "oracle" and reply["type"] in ("result", "error"):
-                return reply
-    finally:
-        timer.cancel()
-        if proc.stdin:
-            proc.stdin.close()
-        proc.wait(timeout=10)
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env, cwd=cwd
+        )
+        timer = threading.Timer(timeout, proc.kill)
+        timer.start()
+        try:
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(struct.pack("=I", len(body)) + body)
+            proc.stdin.flush()
+            while True:
+                head = proc.stdout.read(4)
+                if len(head) != 4:
+                    log.seek(0)
+                    raise AssertionError(
+                        f"the host closed its output (rc={proc.poll()}): {log.read()[-2000:]!r}"
+                    )
+                (n,) = struct.unpack("=I", head)
+                reply = json.loads(proc.stdout.read(n))
+                if reply.get("id") == "oracle" and reply["type"] in ("result", "error"):
+                    return reply
+        finally:
+            timer.cancel()
+            if proc.stdin:
+                proc.stdin.close()
+            proc.wait(timeout=30)
 
 
 def extension_seconds(path: str, pattern: str) -> float:

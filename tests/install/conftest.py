@@ -10,11 +10,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 import zipfile
 from collections.abc import Iterator
@@ -82,38 +79,6 @@ def unzip(archive: Path, into: Path) -> Path:
     with zipfile.ZipFile(archive) as z:
         z.extractall(into)
     return into
-
-
-def host_reply(command: list[str], env: dict[str, str], cwd: Path, type_: str, params: dict) -> dict:
-    """One request to a host started by `command`, over real pipes; the final reply. stdin stays open
-    until the reply is in (EOF would cancel the job)."""
-    body = json.dumps({"id": "oracle", "type": type_, "params": params}).encode()
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env, cwd=cwd
-        )
-        timer = threading.Timer(180, proc.kill)
-        timer.start()
-        try:
-            assert proc.stdin is not None and proc.stdout is not None
-            proc.stdin.write(struct.pack("=I", len(body)) + body)
-            proc.stdin.flush()
-            while True:
-                head = proc.stdout.read(4)
-                if len(head) != 4:
-                    log.seek(0)
-                    raise AssertionError(
-                        f"the host closed its output (rc={proc.poll()}): {log.read()[-2000:]!r}"
-                    )
-                (n,) = struct.unpack("=I", head)
-                reply = json.loads(proc.stdout.read(n))
-                if reply.get("id") == "oracle" and reply["type"] in ("result", "error"):
-                    return reply
-        finally:
-            timer.cancel()
-            if proc.stdin:
-                proc.stdin.close()
-            proc.wait(timeout=30)
 
 
 @pytest.fixture(scope="session")

@@ -16,10 +16,10 @@ from playwright.sync_api import expect, sync_playwright
 from native_host.install import Env
 from native_host.install.extension import report
 from tests.e2e.bidi import BiDiError, Firefox
-from tests.e2e.harness import CHROMIUM, SAMPLE, Browser
+from tests.e2e.harness import CHROMIUM, SAMPLE, Browser, host_reply
 from tests.e2e.server import PageServer
 
-from .conftest import Installed, host_reply, unzip
+from .conftest import Installed, unzip
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 FIREFOX = shutil.which("firefox-esr") or "/usr/bin/firefox-esr"

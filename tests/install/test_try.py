@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import CHROMIUM, SAMPLE
+from tests.e2e.harness import CHROMIUM, SAMPLE, host_reply
 
-from .conftest import Installed, host_reply
+from .conftest import Installed
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
