@@ -23,35 +23,29 @@ from pathlib import Path
 import pytest
 
 from tests.checkpoints import REPO, save_tiny_llama
+from tests.engine.tiny_hybrid import TEXT_CONFIG
 
 QWEN_NAME, LLAMA_NAME = "tiny-qwen35", "tiny-llama"  # what the tests install them as
 
 QWEN_VOCAB = 248_320  # the real vocabulary: the rebuilt tokenizer's ids reach 248,076
 IM_END, ENDOFTEXT = 248_046, 248_044
-QWEN_TEXT_CONFIG = dict(
-    vocab_size=QWEN_VOCAB,
-    hidden_size=64,
-    intermediate_size=128,
-    num_hidden_layers=8,  # layer i is full attention when i % 4 == 3: 6 Gated DeltaNet + 2 attention
-    num_attention_heads=4,
-    num_key_value_heads=2,
-    head_dim=64,
-    linear_num_key_heads=2,
-    linear_num_value_heads=4,
-    linear_key_head_dim=16,
-    linear_value_head_dim=16,
-    linear_conv_kernel_dim=4,
-    max_position_embeddings=4096,
-    rope_parameters={
+# The engine tests' tiny hybrid (tests/engine/tiny_hybrid.py) with the real vocabulary and eos, 8 layers
+# (layer i is full attention when i % 4 == 3: 6 Gated DeltaNet + 2 attention) and the hub's rotary layout.
+QWEN_TEXT_CONFIG = {
+    **TEXT_CONFIG,
+    "vocab_size": QWEN_VOCAB,
+    "num_hidden_layers": 8,
+    "max_position_embeddings": 4096,
+    "rope_parameters": {
         "rope_type": "default",
         "rope_theta": 10_000_000.0,
         "partial_rotary_factor": 0.25,
         "mrope_section": [4, 2, 2],
         "mrope_interleaved": True,
     },
-    eos_token_id=ENDOFTEXT,
-    tie_word_embeddings=True,
-)
+    "eos_token_id": ENDOFTEXT,
+    "tie_word_embeddings": True,
+}
 VISION_CONFIG = dict(
     depth=1, hidden_size=32, intermediate_size=64, num_heads=2, out_hidden_size=64, patch_size=4
 )
