@@ -142,7 +142,8 @@ def test_a_checkpoint_the_exporter_cannot_take_is_refused_in_one_line(tmp_path):
 
 def test_the_prompt_is_a_prefix_of_prompt_and_answer_on_a_hybrid(tiny_qwen35_chat, tmp_path):
     """completion_ids (the training target) needs the template to render the prompt as a prefix of the
-    whole chat; the exporter's fallback Qwen3.5 template (the checkpoint has none) does."""
+    whole chat; the exporter's fallback Qwen3.5 template (the checkpoint has none) does. The model dir's
+    `parameters` (the pipeline's size class) is torch's count."""
     from export.graph import Precision
     from export.qwen35 import export
     from export.registry import ExportOptions
@@ -151,6 +152,11 @@ def test_the_prompt_is_a_prefix_of_prompt_and_answer_on_a_hybrid(tiny_qwen35_cha
 
     export(tiny_qwen35_chat, tmp_path / "model", ExportOptions(Precision("fp32")))
     engine = Engine.load(tmp_path / "model")
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(str(tiny_qwen35_chat), dtype=torch.float32)
+    assert engine.parameters == sum(p.numel() for p in model.parameters())  # the exporter's count
     messages = window_messages("The meeting on Friday was a total waste of time, honestly.")
     prompt = engine.encode(engine.render_chat(messages))
     assert completion_ids(engine, messages, prompt, "The meeting was not useful.")[-1] in engine.eos_token_ids
