@@ -48,9 +48,12 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "--llm-windows",
-        action="store_true",
+        action="store_const",
+        const=True,
+        default=None,
         help="medium/strong: add the language model's window rewrites to the edit search's pool "
-        "(off by default; the setting that compares rewriting models)",
+        "(default: as the product decides by the model's size, off for the embedded model; the setting "
+        "that compares rewriting models)",
     )
     parser.add_argument(
         "--stealth",

@@ -64,9 +64,10 @@ class EvalOptions:
     # chunks as rivals (what the attackers hold too; never a test chunk); docs/anonymization.md "Rivals"
     rivals: bool = False
     seed: int = 0  # which changed sentences are sampled for reading
-    # strong: the LLM's window candidates join the search's pool (RewriteOptions.llm_windows); the
-    # setting that exercises the rewriting model, e.g. to compare a fine-tuned one (docs/train.md)
-    llm_windows: bool = False
+    # medium / strong: the LLM's window candidates join the search's pool (RewriteOptions.llm_windows);
+    # None = as the product does (by the model's size class: off for the embedded model); True is the
+    # setting that exercises a small rewriting model, e.g. to compare a fine-tuned one (docs/train.md)
+    llm_windows: bool | None = None
     # an obfuscation detector (eval/stealth.py) tries to tell the rewrites from the originals
     stealth: bool = False
     judge_dir: Path | None = None  # the detector's judge model; None = the rewriting model
