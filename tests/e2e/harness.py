@@ -49,6 +49,21 @@ def register_host(manifest_dir: Path, browser_form: str, fantasma_home: Path) ->
     return write_host_manifest(manifest_dir, browser_form, launcher)
 
 
+def chromium_args(extension: Path) -> list[str]:
+    """Chromium's flags for a test: the unpacked extension only, no sandbox (root), no background traffic
+    (this machine's closed network refuses it)."""
+    return [
+        f"--load-extension={extension}",
+        f"--disable-extensions-except={extension}",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+    ]
+
+
 def launch(
     pw: Playwright, user_data_dir: Path, headless: bool = True, env: dict[str, str] | None = None
 ) -> BrowserContext:
@@ -60,16 +75,7 @@ def launch(
         executable_path=CHROMIUM,
         headless=headless,
         env={**os.environ, **env} if env else None,
-        args=[
-            f"--load-extension={EXTENSION_DIR}",
-            f"--disable-extensions-except={EXTENSION_DIR}",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ],
+        args=chromium_args(EXTENSION_DIR),
         viewport={"width": 900, "height": 600},
     )
 

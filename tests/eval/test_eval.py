@@ -40,7 +40,7 @@ def test_attackers_identify_original_authors():
 
 
 @pytest.mark.slow
-def test_eval_small_slice_report(tmp_path, capsys, embedder_model_dir, host_llm_dir):
+def test_eval_small_slice_report(tmp_path, capsys, models_in_home, host_llm_dir):
     out = tmp_path / "report"
     args = [
         "eval",
@@ -58,12 +58,6 @@ def test_eval_small_slice_report(tmp_path, capsys, embedder_model_dir, host_llm_
         str(out),
         "--quiet",
     ]
-    # The eval finds the embedder and the language model where `fantasma setup` puts them.
-    from native_host import paths
-
-    paths.embedder_dir().parent.mkdir(parents=True, exist_ok=True)
-    paths.embedder_dir().symlink_to(embedder_model_dir, target_is_directory=True)
-    paths.default_model_dir().symlink_to(host_llm_dir, target_is_directory=True)
     assert main(args) == 0
     table = capsys.readouterr().out
     assert (
@@ -115,14 +109,9 @@ def test_eval_rejects_bad_arguments(capsys):
 
 
 @pytest.mark.slow
-def test_eval_with_profile_on_five_authors(tmp_path, capsys, embedder_model_dir, host_llm_dir):
+def test_eval_with_profile_on_five_authors(tmp_path, capsys, models_in_home, host_llm_dir):
     """--profile on the 5-author AAAC problem C: each author's surrogate, trained on that author's
     training chunks, scores the chunks before and after; the table says so."""
-    from native_host import paths
-
-    paths.embedder_dir().parent.mkdir(parents=True, exist_ok=True)
-    paths.embedder_dir().symlink_to(embedder_model_dir, target_is_directory=True)
-    paths.default_model_dir().symlink_to(host_llm_dir, target_is_directory=True)
     out = tmp_path / "report"
     args = ["eval", "--corpora", "problemC:5", "--chunks-per-author", "1", "--train-chunks", "4"]
     assert main([*args, "--strength", "light", "--profile", "--out", str(out), "--quiet"]) == 0

@@ -92,12 +92,7 @@ def test_judge_ranks_agree_with_the_engines_greedy_choice(host_llm_dir):
 
 
 @pytest.mark.slow
-def test_eval_stealth_reports_the_detector(tmp_path, capsys, embedder_model_dir, host_llm_dir):
-    from native_host import paths
-
-    paths.embedder_dir().parent.mkdir(parents=True, exist_ok=True)
-    paths.embedder_dir().symlink_to(embedder_model_dir, target_is_directory=True)
-    paths.default_model_dir().symlink_to(host_llm_dir, target_is_directory=True)
+def test_eval_stealth_reports_the_detector(tmp_path, capsys, models_in_home, host_llm_dir):
     out = tmp_path / "report"
     args = ["eval", "--corpora", "federalist", "--chunks-per-author", "3", "--train-chunks", "4"]
     assert main([*args, "--strength", "light", "--stealth", "--out", str(out), "--quiet"]) == 0

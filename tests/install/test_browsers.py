@@ -16,7 +16,7 @@ from playwright.sync_api import expect, sync_playwright
 from native_host.install import Env
 from native_host.install.extension import report
 from tests.e2e.bidi import BiDiError, Firefox
-from tests.e2e.harness import CHROMIUM, SAMPLE, Browser, host_reply
+from tests.e2e.harness import CHROMIUM, SAMPLE, Browser, chromium_args, host_reply
 from tests.e2e.server import PageServer
 
 from .conftest import Installed, unzip
@@ -51,16 +51,7 @@ def test_right_click_round_trip_with_the_zip_and_the_wheel_host(
             executable_path=CHROMIUM,
             headless=True,
             env=dict(installed.env()),  # type: ignore[arg-type]
-            args=[
-                f"--load-extension={extension}",
-                f"--disable-extensions-except={extension}",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
+            args=chromium_args(extension),
         )
         try:
             browser = Browser(context)
