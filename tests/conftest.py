@@ -29,3 +29,13 @@ def default_model_dir(request) -> Path:
     """The embedded default model as `fantasma setup` makes it (adapter merged, int4), exported once into
     pytest's cache (tests/checkpoints.py, whose docstring names what differs from a user's install)."""
     return export_default_model(request.config.cache)
+
+
+@pytest.fixture(scope="session")
+def playwright_instance():
+    """One Playwright driver for the whole session: its sync API runs an event loop, and a second
+    `sync_playwright()` inside a running one is refused (tests/e2e and tests/install both drive Chromium)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        yield pw

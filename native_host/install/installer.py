@@ -96,13 +96,15 @@ def write_launcher(
         lines = ["@echo off"]
         if fantasma_home:
             lines.append(f'set "FANTASMA_HOME={_bat_literal(fantasma_home)}"')
-        lines.append(f'"{_bat_literal(interpreter)}" -m native_host %*')
+        lines.append(f'"{_bat_literal(interpreter)}" -P -m native_host %*')
         target.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8")
         return target
     lines = ["#!/bin/sh", "# Written by `fantasma-host install`: starts the Fantasma native-messaging host."]
     if fantasma_home:
         lines.append(f"FANTASMA_HOME={shlex.quote(fantasma_home)}; export FANTASMA_HOME")
-    lines.append(f'exec {shlex.quote(interpreter)} -m native_host "$@"')
+    # -P: the browser's working directory is not put on sys.path, so a folder named native_host there
+    # can never stand in for the installed host (Python >= 3.11, which Fantasma requires).
+    lines.append(f'exec {shlex.quote(interpreter)} -P -m native_host "$@"')
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     target.chmod(target.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return target

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, Playwright, sync_playwright
+from playwright.sync_api import Page, Playwright
 
 from .harness import ARTIFACTS, SAMPLE, Browser, chromium_with_host, host_request, launch
 from .server import PageServer
@@ -17,12 +17,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/e2e/" in str(item.path).replace("\\", "/"):
             item.add_marker(pytest.mark.e2e)
-
-
-@pytest.fixture(scope="session")
-def playwright_instance() -> Iterator[Playwright]:
-    with sync_playwright() as pw:
-        yield pw
 
 
 @pytest.fixture(scope="session")

@@ -312,6 +312,10 @@ def test_progress_from_the_host_shows_in_the_page_then_goes(
     browser.menu(page, "#field", "fantasma-anonymize")
     expect(page.locator("#field")).to_have_value(light, timeout=15_000)
     ui = PageUi(page)
+    # The first job ends with its figure card, after the edit's read-back (replaceText settles first): a
+    # field refilled before that makes the read-back see the original and report "could not edit", whose
+    # bar would then replace the second job's pill.
+    ui.wait_for("figure")
     texts = ui.record_texts()
     page.fill("#field", ORIGINAL)
     browser.menu(page, "#field", "fantasma-anonymize")

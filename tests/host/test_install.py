@@ -156,7 +156,7 @@ def test_user_install_for_each_browser_then_uninstall_restores_the_tree(tmp_path
     launcher = tmp_path / "base" / "bin" / "fantasma-host"
     check_manifest(manifest, FORMS[browser], launcher)
     assert os.access(launcher, os.X_OK)
-    assert f"{sys.executable} -m native_host" in launcher.read_text()
+    assert f"{sys.executable} -P -m native_host" in launcher.read_text()
 
     uninstall(env)
     assert snapshot(tmp_path) == before
@@ -223,7 +223,7 @@ def test_windows_registry_keys_point_at_manifests_and_uninstall_deletes_them(tmp
         manifest = Path(reg.values[(hive, key)])
         check_manifest(manifest, FORMS[browser], env.base / "bin" / "fantasma-host.bat")
     launcher = (env.base / "bin" / "fantasma-host.bat").read_text()
-    assert f'"{sys.executable}" -m native_host %*' in launcher
+    assert f'"{sys.executable}" -P -m native_host %*' in launcher
     uninstall(env)
     assert reg.values == {("HKCU", r"Software\Other\NativeMessagingHosts\com.example"): "C:\\other.json"}
     assert snapshot(tmp_path) == before_files
@@ -402,8 +402,34 @@ def test_bat_launcher_escapes_percent_and_refuses_quotes(tmp_path):
     assert text.split("\r\n") == [
         "@echo off",
         r'set "FANTASMA_HOME=D:\fan%%USERNAME%%"',
-        r'"C:\Users\100%%\py%%PATH%%\python.exe" -m native_host %*',
+        r'"C:\Users\100%%\py%%PATH%%\python.exe" -P -m native_host %*',
         "",
     ]
     with pytest.raises(InstallError):
         write_launcher(tmp_path, 'C:\\odd"name\\python.exe', "windows")
+
+
+def test_launcher_never_imports_a_native_host_folder_in_the_browsers_working_dir(tmp_path):
+    """Browsers start the launcher in their own working directory; a folder named native_host there
+    (a user's checkout, a download) must not stand in for the installed host."""
+    import struct
+
+    from native_host.install.installer import write_launcher
+
+    launcher = write_launcher(tmp_path / "bin", sys.executable, "linux", str(tmp_path / "home"))
+    decoy = tmp_path / "cwd" / "native_host"
+    decoy.mkdir(parents=True)
+    (decoy / "__init__.py").write_text("raise SystemExit('the decoy was imported')\n")
+    (decoy / "__main__.py").write_text("raise SystemExit('the decoy was imported')\n")
+    body = json.dumps({"id": "1", "type": "hello", "params": {}}).encode()
+    done = subprocess.run(
+        [str(launcher)],
+        input=struct.pack("=I", len(body)) + body,
+        capture_output=True,
+        cwd=tmp_path / "cwd",
+        timeout=120,
+    )
+    assert b"decoy" not in done.stderr, done.stderr
+    (n,) = struct.unpack("=I", done.stdout[:4])
+    reply = json.loads(done.stdout[4 : 4 + n])
+    assert reply["type"] == "result" and reply["result"]["app"] == "fantasma", reply

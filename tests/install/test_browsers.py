@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Playwright, expect
 
 from native_host.install import Env
 from native_host.install.extension import report
@@ -34,7 +34,11 @@ def server() -> Iterator[PageServer]:
 
 
 def test_right_click_round_trip_with_the_zip_and_the_wheel_host(
-    installed: Installed, server: PageServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    installed: Installed,
+    server: PageServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    playwright_instance: Playwright,
 ) -> None:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run scripts/install-system-deps.sh (make test-install does)")
@@ -45,23 +49,23 @@ def test_right_click_round_trip_with_the_zip_and_the_wheel_host(
     assert oracle["type"] == "result" and oracle["result"]["path"] == "llm", oracle
     # The browser and the hosts it starts run outside the checkout (python -m puts the cwd on sys.path).
     monkeypatch.chdir(installed.home)
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(installed.home / ".config/chromium"),  # the user data dir setup registered the host in
-            executable_path=CHROMIUM,
-            headless=True,
-            env=dict(installed.env()),  # type: ignore[arg-type]
-            args=chromium_args(extension),
-        )
-        try:
-            browser = Browser(context)
-            page = context.new_page()
-            page.goto(server.url("textarea.html"))
-            page.fill("#field", SAMPLE)
-            browser.menu(page, "#field", "fantasma-anonymize")
-            expect(page.locator("#field")).to_have_value(oracle["result"]["text"], timeout=120_000)
-        finally:
-            context.close()
+    # one Playwright driver per session (tests/conftest.py): a second sync_playwright() is refused
+    context = playwright_instance.chromium.launch_persistent_context(
+        str(installed.home / ".config/chromium"),  # the user data dir setup registered the host in
+        executable_path=CHROMIUM,
+        headless=True,
+        env=dict(installed.env()),  # type: ignore[arg-type]
+        args=chromium_args(extension),
+    )
+    try:
+        browser = Browser(context)
+        page = context.new_page()
+        page.goto(server.url("textarea.html"))
+        page.fill("#field", SAMPLE)
+        browser.menu(page, "#field", "fantasma-anonymize")
+        expect(page.locator("#field")).to_have_value(oracle["result"]["text"], timeout=120_000)
+    finally:
+        context.close()
 
 
 def test_firefox_esr_keeps_the_unsigned_xpi_with_the_one_preference(
