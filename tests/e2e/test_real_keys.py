@@ -105,6 +105,9 @@ def test_chromium_default_shortcuts_with_real_keys(
 
     chromium.display.key(xdotool_keys(manifest_binding("anonymize-field")))
     expect(page.locator("#field")).to_have_value(light, timeout=30_000)
+    # The job ends with its figure, after the edit's read-back: a field refilled before that would read as
+    # "the editor ignored the edit", and that job's late message would replace the markers panel.
+    PageUi(page).wait_for("figure", timeout=30)
 
     page.fill("#field", SAMPLE)
     chromium.display.key(xdotool_keys(manifest_binding("show-markers")))
@@ -243,6 +246,7 @@ def test_firefox_default_shortcuts_with_real_keys(
         raise AssertionError(
             f"the shortcut did not rewrite the field; Firefox menus opened: {menus}"
         ) from error
+    ff.wait_ui("", "figure", timeout=30)  # the job is over (see the Chromium test)
 
     ff.fill(SAMPLE)
     ff.display.key(xdotool_keys(manifest_binding("show-markers")))
