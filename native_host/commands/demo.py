@@ -42,10 +42,11 @@ def step_neutralized(text: str, color: bool) -> str:
 
 def step_rewrite(text: str, color: bool) -> str:
     """The LLM rewrite (strong) with the default model; falls back to the neutralizer and says why."""
-    from native_host.rewrite import RewriteOptions, rewrite
+    from native_host.commands.rewrite import summary_text
+    from native_host.rewrite import RewriteOptions, rewrite, summary
 
     result = rewrite(text, RewriteOptions(strength="strong"))
-    before, after = result.markers_before, result.markers_after
+    reply = summary.finish(result.to_json(), text, use_profile=True)  # what the page shows, in words
     llm = sum(1 for w in result.windows if w.path == "llm")
     lines = [
         result.text.rstrip("\n"),
@@ -54,7 +55,7 @@ def step_rewrite(text: str, color: bool) -> str:
         f"the rest kept the neutralizer's version)"
         if result.windows
         else f"path: {result.path}",
-        f"markers: {before['count']} -> {after['count']}, identifiability {before['score']} -> {after['score']}",
+        summary_text(reply),
     ]
     if result.similarity is not None:
         lines.append(f"meaning similarity of the rewritten parts: {result.similarity:.3f}")
