@@ -32,6 +32,19 @@ TEXT_CONFIG = dict(
 )
 
 
+def random_hybrid_weights(model) -> None:
+    """Weights drawn from torch's global generator: A_log in the range real checkpoints have, norms and
+    dt_bias left at their initial values, the rest N(0, 0.1)."""
+    import torch
+
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if name.endswith("A_log"):
+                p.copy_(torch.log(torch.rand(p.shape) * 15 + 1))
+            elif "norm" not in name and not name.endswith("dt_bias"):
+                p.copy_(torch.randn(p.shape) * 0.1)
+
+
 def export_tiny_hybrid(tmp_path_factory: pytest.TempPathFactory, precision: Precision | None = None) -> Path:
     """The tiny checkpoint exported with `precision` (default fp32)."""
     import torch
@@ -45,12 +58,7 @@ def export_tiny_hybrid(tmp_path_factory: pytest.TempPathFactory, precision: Prec
     source = tmp_path_factory.mktemp("tiny_qwen35")
     torch.manual_seed(0)
     model = Qwen3_5ForCausalLM(Qwen3_5TextConfig(**TEXT_CONFIG)).eval()
-    with torch.no_grad():
-        for name, p in model.named_parameters():
-            if name.endswith("A_log"):
-                p.copy_(torch.log(torch.rand(p.shape) * 15 + 1))
-            elif "norm" not in name and not name.endswith("dt_bias"):
-                p.copy_(torch.randn(p.shape) * 0.1)
+    random_hybrid_weights(model)
     model.save_pretrained(source)
     tokenizer = Tokenizer(models.WordLevel(vocab={f"t{i}": i for i in range(VOCAB)}, unk_token="t0"))
     tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()

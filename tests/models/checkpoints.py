@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.checkpoints import REPO, save_tiny_llama
-from tests.engine.tiny_hybrid import TEXT_CONFIG
+from tests.engine.tiny_hybrid import TEXT_CONFIG, random_hybrid_weights
 
 QWEN_NAME, LLAMA_NAME = "tiny-qwen35", "tiny-llama"  # what the tests install them as
 
@@ -69,12 +69,7 @@ def save_tiny_qwen35(out: Path) -> Path:
         text_config=QWEN_TEXT_CONFIG, vision_config=VISION_CONFIG, tie_word_embeddings=True
     )
     model = Qwen3_5ForConditionalGeneration(config).eval()
-    with torch.no_grad():
-        for name, p in model.named_parameters():
-            if name.endswith("A_log"):
-                p.copy_(torch.log(torch.rand(p.shape) * 15 + 1))
-            elif "norm" not in name and not name.endswith("dt_bias"):
-                p.copy_(torch.randn(p.shape) * 0.1)
+    random_hybrid_weights(model)
     model.to(torch.bfloat16).save_pretrained(out)
     # What the real repos carry besides the weights: the tokenizer and the turn-ending eos ids.
     build_tokenizer().save(str(out / "tokenizer.json"))
