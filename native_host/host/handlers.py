@@ -132,7 +132,7 @@ def analyze(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     profile = _load_profile() if use_profile else None
     return {
         **style.analyze(text, profile).to_json(),
-        "identifiability": _identifiability(text, use_profile, note),
+        "identifiability": summary.score(text, use_profile, note),
     }
 
 
@@ -390,28 +390,6 @@ def _settings() -> dict[str, Any]:
 
 def _profile_off_note(use_profile: bool) -> str:
     return "" if use_profile else settings.PROFILE_OFF
-
-
-def _identifiability(text: str, use_samples: bool = True, note: str = "") -> dict[str, Any] | None:
-    """IdentifiabilityReport.to_json() against the stored writing samples (typicality without them,
-    or when `use_samples` is off: then the samples and rivals are not read, and `note` becomes the
-    report's message); None, logged, when there is no population data to score against."""
-    try:
-        from native_host.style.identify import Identifiability
-
-        report = Identifiability.load("stored" if use_samples else None).score(text).to_json()
-        if not use_samples and note:
-            report["message"] = note
-        return report
-    except Exception as exc:  # a figure for the user, never a reason to lose the rewrite itself
-        log.warning("identifiability unavailable: %s", exc, exc_info=not _is_identify_error(exc))
-        return None
-
-
-def _is_identify_error(exc: Exception) -> bool:
-    from native_host.style.samples import IdentifyError
-
-    return isinstance(exc, IdentifyError)
 
 
 def _add_rival_sample(name: str, text: str, ctx: Context) -> dict[str, Any]:

@@ -84,24 +84,27 @@ def finish(reply: dict[str, Any], original: str, use_profile: bool) -> dict[str,
     `use_profile` is off) and its `summary`. The host's `rewrite` and `fantasma rewrite` both end with this,
     so they report the same figures for the same text."""
     if reply.get("identifiability_before") is None:
-        reply["identifiability_before"] = _score(original, use_profile)
+        reply["identifiability_before"] = score(original, use_profile)
     if reply.get("identifiability_after") is None:
-        reply["identifiability_after"] = _score(reply["text"], use_profile)
+        reply["identifiability_after"] = score(reply["text"], use_profile)
     reply["summary"] = build(reply)
     return reply
 
 
-def _score(text: str, use_samples: bool) -> dict[str, Any] | None:
-    """IdentifiabilityReport.to_json() of `text`; None, logged, when there is nothing to score against."""
-    try:
-        from native_host.style.identify import Identifiability
+def score(text: str, use_samples: bool, note: str = PROFILE_OFF) -> dict[str, Any] | None:
+    """IdentifiabilityReport.to_json() of `text` against the stored writing samples (typicality without
+    them), or by typicality when `use_samples` is off: then the samples and rivals are not read and
+    `note` is the report's message. None, logged, when there is nothing to score against."""
+    from native_host.style.identify import Identifiability
+    from native_host.style.samples import IdentifyError
 
+    try:
         report = Identifiability.load("stored" if use_samples else None).score(text).to_json()
     except Exception as exc:  # a figure for the user, never a reason to lose the rewrite itself
-        log.warning("identifiability unavailable: %s", exc)
+        log.warning("identifiability unavailable: %s", exc, exc_info=not isinstance(exc, IdentifyError))
         return None
-    if not use_samples:
-        report["message"] = PROFILE_OFF
+    if not use_samples and note:
+        report["message"] = note
     return report
 
 
