@@ -346,6 +346,28 @@ def check_no_new_markers(
     return passed("markers")
 
 
+# -- rates of the marks ----------------------------------------------------------------------------
+
+# Marks whose rate is a habit the function-word attacker reads and which the stealth detector
+# (eval/stealth.py) found the medium / strong rewrites by when edits took them down: 84% of chunks lost
+# semicolons, 62% dashes. The search keeps how often each occurs and changes the words around them.
+KEPT_MARKS = (";", ":", "—", "–", "-", "(", ")")
+
+
+def changed_marks(candidate: str, source: str) -> list[str]:
+    """The kept marks whose count differs between the two texts."""
+    return [m for m in KEPT_MARKS if candidate.count(m) != source.count(m)]
+
+
+def check_kept_marks(candidate: str, source: str) -> Verdict:
+    """Each of KEPT_MARKS occurs as often in the candidate as in its source."""
+    changed = changed_marks(candidate, source)
+    if changed:
+        shown = ", ".join(f"{m!r} {source.count(m)}→{candidate.count(m)}" for m in changed)
+        return Verdict("marks", False, f"changes how often a mark occurs: {shown}")
+    return passed("marks")
+
+
 # -- meaning ----------------------------------------------------------------------------------------
 
 

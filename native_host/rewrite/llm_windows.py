@@ -237,7 +237,7 @@ def rewrite_window(
     survivors: list[tuple[int, str]] = []
     for n, result in enumerate(results):
         candidate = style.neutralize(
-            guards.strip_wrappers(result.text, source), options.target, options.protected_terms
+            guards.strip_wrappers(result.text, source), options.neutral_target, options.protected_terms
         )[0].strip()
         if any(candidate == kept for _, kept in survivors):
             continue

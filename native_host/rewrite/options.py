@@ -4,7 +4,7 @@ LLM window); `to_json()` is the `rewrite` reply of PROTOCOL.md."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,17 @@ class RewriteOptions:
     # `use_profile` setting). An `identifiability` given above is used either way.
     use_profile: bool = True
     threads: int | None = None  # intra-op threads of the model sessions; None = one per physical core
+
+    @property
+    def neutral_target(self) -> Any:
+        """What the neutralizer writes towards in this rewrite: at medium and strong the marks keep their
+        rates (Target.keep_mark_rates; the search keeps them too, guards.KEPT_MARKS)."""
+        from native_host.style.model import Target
+
+        target = self.target or Target()
+        if self.strength in SEARCH_STRENGTHS:
+            return replace(target, keep_mark_rates=True)
+        return target
 
     def __post_init__(self) -> None:
         if self.strength not in STRENGTHS:

@@ -152,7 +152,7 @@ class _Run:
         """The final neutralize of `body`, then the result: markers and identifiability before and after."""
         options, neutral = self.options, self.neutral
         t = time.perf_counter()
-        final, _ = style.neutralize(body, options.target, options.protected_terms)
+        final, _ = style.neutralize(body, options.neutral_target, options.protected_terms)
         report_after = style.analyze(final)
         scored = [(o.similarity, max(1, guards.word_count(o.source))) for o in outcomes if o.path == "llm"]
         pairs = [(s, w) for s, w in scored if s is not None]
@@ -209,7 +209,7 @@ def rewrite(
         return early
     try:  # a cancel stops a long text's first neutralize between steps; stopped() below answers
         run.neutral, _ = style.neutralize(
-            text, options.target, options.protected_terms, lambda: stop_if(cancel)
+            text, options.neutral_target, options.protected_terms, lambda: stop_if(cancel)
         )
     except Cancelled:
         run.neutral = text
@@ -307,7 +307,12 @@ def _search(
     def propose(current: str) -> list[Any]:
         protected = [(s, e) for s, e, _ in style.protected_spans(current)]
         protected += [(s, e) for s, e, _ in _term_spans(current, options.protected_terms)]
-        return list(propose_edits(current, protected))
+        # an edit that changes how often a kept mark occurs would fail the guard: not proposed at all
+        return [
+            e
+            for e in propose_edits(current, protected)
+            if not guards.changed_marks(e.replacement, current[e.start : e.end])
+        ]
 
     windows_as_edits: list[Any] = []
     for window, outcome in zip(windows, outcomes, strict=False):
@@ -315,7 +320,9 @@ def _search(
         end = pieces[window.last].start + len(pieces[window.last].text)
         # the model wrote these; its own output needs no fluency check by the same model
         windows_as_edits.extend(
-            search.WindowEdit(start, end, c, needs_lm_check=False) for c in outcome.passing
+            search.WindowEdit(start, end, c, needs_lm_check=False)
+            for c in outcome.passing
+            if not guards.changed_marks(c, run.neutral[start:end])
         )
     checks = search.SearchChecks(embedder, engine, options.protected_terms, options.min_similarity)
     found = search.search_passes(

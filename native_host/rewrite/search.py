@@ -3,8 +3,8 @@
     text (neutralized) + proposals (lexical, function-word, syntactic, LLM windows as span edits)
         ─► rounds: gain of every live edit from its counts delta (identify.TextState.zs_with)
                    ─► best edits with gain > 0, one per sentence, within the budget ─► apply
-                   ─► verify each touched sentence (protected tokens, facts, markers, length,
-                      meaning, fluency); a failing sentence's new edit is reverted and banned
+                   ─► verify each touched sentence (protected tokens, facts, markers, the marks' counts,
+                      length, meaning, fluency); a failing sentence's new edit is reverted and banned
         ─► whole-text check (same guards, meaning by document similarity); while it fails, the edit
            with the least gain is reverted
         ─► SearchResult (the text returned always passed every guard)
@@ -117,6 +117,7 @@ class SearchChecks:
             guards.check_protected(candidate, required, source, protected_spans(candidate)),
             guards.check_facts(candidate, source),
             guards.check_no_new_markers(candidate, self.markers(source), self.markers),
+            guards.check_kept_marks(candidate, source),
         ):
             if not verdict.ok:
                 return verdict

@@ -128,6 +128,10 @@ class Target:
     keep_emoji: bool = False
     expand_slang: bool = True
     families: frozenset[str] | None = field(default=None)  # None = every family
+    # True: dashes and consistent curly quotes are reported, not replaced — how often a text uses them is a
+    # rate the function-word attacker and the stealth detector read, and taking it to zero is what gave
+    # the medium / strong rewrites away (docs/decisions.md "The rewrite keeps the marks' rates").
+    keep_mark_rates: bool = False
 
     def wants(self, family: str) -> bool:
         return self.families is None or family in self.families

@@ -375,3 +375,25 @@ def test_facts_accept_scope_words_and_hedges_said_another_way(candidate, source)
 def test_facts_still_refuse_scope_words_and_hedges_lost(candidate, source, why):
     verdict = guards.check_facts(candidate, source)
     assert not verdict.ok and why in verdict.detail, verdict
+
+
+@pytest.mark.parametrize(
+    ("source", "candidate", "changed"),
+    [
+        ("We left early; it rained.", "We left early. It rained.", [";"]),
+        ("She was kind—very kind.", "She was kind, very kind.", ["—"]),
+        ("a well-known fact", "a famous fact", ["-"]),
+        ("the men (the old ones) left", "the men, the old ones, left", ["(", ")"]),
+        ("Note: it is late; go.", "Note; it is late; go.", [";", ":"]),
+    ],
+)
+def test_kept_marks_reject_a_changed_count(source, candidate, changed):
+    assert guards.changed_marks(candidate, source) == changed
+    verdict = guards.check_kept_marks(candidate, source)
+    assert not verdict.ok and verdict.guard == "marks"
+
+
+def test_kept_marks_pass_word_changes_and_moved_marks():
+    assert guards.check_kept_marks("We left early; it rained hard.", "We went early; it rained a lot.").ok
+    # the same number in another place is the same rate
+    assert guards.check_kept_marks("It was late; we went — fast.", "It was late — we went; fast.").ok

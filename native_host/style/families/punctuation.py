@@ -46,6 +46,8 @@ def observe(doc: Document, target: Target) -> list[Observation]:
     em: list[Span] = []
     en: list[Span] = []
     for dash, span in _dash_spans(text, [(m.start(), m.end()) for m in doc.finditer(_DASH)]):
+        if target.keep_mark_rates and span.replacement is not None:
+            span = Span(span.start, span.end, span.text, None)  # reported, kept: see Target
         (en if dash == "–" else em).append(span)
     ellipses = [_ellipsis_span(text, m.start(), m.end()) for m in doc.finditer(_ELLIPSIS)]
     interro: list[Span] = []

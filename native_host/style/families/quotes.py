@@ -6,7 +6,7 @@ import re
 
 from native_host.style.document import Document
 from native_host.style.families._common import spans_for
-from native_host.style.model import Observation, Target
+from native_host.style.model import Observation, Span, Target
 
 FAMILY = "quotes"
 EDITS = True  # whether this family proposes replacements for the neutralizer
@@ -27,6 +27,10 @@ def observe(doc: Document, target: Target) -> list[Observation]:
     curly_double = spans_for(doc, _CURLY_DOUBLE, '"')
     straight = spans_for(doc, _STRAIGHT_DOUBLE) + spans_for(doc, _STRAIGHT_APOSTROPHE)
     curly_any = bool(curly_double or apostrophes or single)
+    if target.keep_mark_rates and not straight:
+        # One consistent style is the device's, shared by millions; straightening it changes the rates of
+        # ' and " the detector reads. Mixed styles are still unified (below, and quotes.mixed).
+        apostrophes, single, curly_double = (_reported(s) for s in (apostrophes, single, curly_double))
     observations = [
         Observation(FAMILY, "quotes.curly_double", "curly double quotes (“ ”)", curly_double),
         Observation(FAMILY, "quotes.curly_apostrophe", "curly apostrophes (’)", apostrophes),
@@ -47,3 +51,7 @@ def observe(doc: Document, target: Target) -> list[Observation]:
             )
         )
     return observations
+
+
+def _reported(spans: list[Span]) -> list[Span]:
+    return [Span(s.start, s.end, s.text, None) for s in spans]
