@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from native_host.rewrite.options import SEARCH_STRENGTHS
 from native_host.settings import PROFILE_OFF
 
 log = logging.getLogger(__name__)
@@ -235,6 +236,11 @@ def _details(
     words_changed = (reply.get("search") or {}).get("words_changed")
     if words_changed:
         out.append(f"{_n(words_changed, 'word')} changed to hide your style.")
+    if kept := _kept_marks(reply):
+        out.append(
+            f"Your {kept} were kept on purpose: a text stripped of them is easier to spot as rewritten "
+            "(light strength turns them plain)."
+        )
     if after is None or before is None or figure is None:
         return out
     out.append(strands_line(after))
@@ -242,6 +248,21 @@ def _details(
         out.append(_why_worse(reply, before, after))
     out.extend(mode_notes(after))
     return out
+
+
+def _kept_marks(reply: dict[str, Any]) -> str:
+    """'dashes and curly quotes' where a medium or strong rewrite kept them (Target.keep_mark_rates) and
+    the analysis still counts them as habits; '' otherwise."""
+    families = (reply.get("markers_after") or {}).get("families") or {}
+    if reply.get("strength") not in SEARCH_STRENGTHS:
+        return ""
+    text = str(reply.get("text") or "")
+    kept = []
+    if "punctuation" in families and any(d in text for d in ("—", "–", "--")):
+        kept.append("dashes")
+    if "quotes" in families and any(q in text for q in "“”‘’"):
+        kept.append("curly quotes")
+    return " and ".join(kept)
 
 
 def strands_line(report: dict[str, Any]) -> str:

@@ -274,3 +274,37 @@ def test_real_replies_from_the_pipeline_and_the_identifiability_model(isolated_h
 def test_every_family_has_words():
     assert set(summary.ATTACKER_WORDS) == set(FAMILIES)
     assert set(summary.HABIT_WORDS) == set(FAMILY_NAMES)
+
+
+@pytest.mark.parametrize(
+    ("strength", "text", "families", "said"),
+    [
+        (
+            "medium",
+            "late — long after — we left; “ok”",
+            {"punctuation": 2, "quotes": 2},
+            "dashes and curly quotes",
+        ),
+        ("strong", "late -- we left", {"punctuation": 1}, "dashes"),
+        ("medium", "late, we left", {"punctuation": 1}, None),  # no dash in the text: a semicolon habit
+        ("light", "late — we left", {"punctuation": 1}, None),  # light turns them plain; nothing was kept
+    ],
+)
+def test_kept_dashes_and_quotes_are_explained(strength, text, families, said):
+    built = summary.build(
+        reply(
+            report(0.8),
+            report(0.7),
+            strength=strength,
+            text=text,
+            markers_after={"score": 10, "count": sum(families.values()), "families": families},
+        )
+    )
+    lines = [d for d in built["details"] if "kept on purpose" in d]
+    if said is None:
+        assert lines == []
+    else:
+        assert lines == [
+            f"Your {said} were kept on purpose: a text stripped of them is easier to spot as rewritten (light strength turns them plain)."
+        ]
+    assert_plain(built)
