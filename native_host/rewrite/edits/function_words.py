@@ -379,12 +379,18 @@ def _rules() -> list[Rule]:
         Rule(
             ("since",), "because", True, all_(after_comma, next_in(SUBJECT_PRONOUNS + " it there the this"))
         ),
-        # "as they may in their nature be" is "according as", not a cause: no modal after the subject
+        # "as they may in their nature be" is "according as", not a cause: no modal after the subject;
+        # "as he stirred the bowl" is a time: only a state ("as he was tired", "as we had no money")
         Rule(
             ("as",),
             "because",
             True,
-            all_(after_comma, next_in(SUBJECT_PRONOUNS + " it there"), not_(_modal_after_subject)),
+            all_(
+                after_comma,
+                next_in(SUBJECT_PRONOUNS + " it there"),
+                not_(_modal_after_subject),
+                _state_after_subject,
+            ),
         ),
         Rule(("yet",), "but", False, all_(after_comma, not_(_concession_before))),
         Rule(("but",), "yet", True, all_(after_comma, next_in(SUBJECT_PRONOUNS + " it there the this"))),
@@ -1044,6 +1050,8 @@ def _concession_before(doc: Doc, i: int, j: int) -> bool:
 
 
 _CLAUSE_OPENERS = "i he she we they it there this these those the his her their our my its such"
+# Things that come in twos: "at each end" of a room is not "at every end".
+_PAIRED_NOUNS = frozenset("end side hand eye ear foot arm leg cheek shoulder bank parent twin half".split())
 _COMPARATIVES = set(
     """more less better worse greater larger smaller higher lower longer shorter stronger weaker easier harder
     older younger richer poorer wider nearer further farther earlier later fewer""".split()
@@ -1094,6 +1102,15 @@ _MODALS = set("may might can could will would shall should must".split())
 def _modal_after_subject(doc: Doc, i: int, j: int) -> bool:
     k = j + 2
     return k < len(doc.tokens) and doc.plain_gap(j + 1) and doc.norms[k] in _MODALS
+
+
+# After "as" + subject, a verb that names a state reads as a cause; an action ("as he stirred") as a time.
+_STATE_VERBS = frozenset("is was are were am be been had has have did does do knew know".split())
+
+
+def _state_after_subject(doc: Doc, i: int, j: int) -> bool:
+    k = j + 2
+    return k < len(doc.tokens) and doc.plain_gap(j + 1) and doc.norms[k] in _STATE_VERBS
 
 
 def _or_follows(doc: Doc, i: int, j: int) -> bool:
@@ -1253,6 +1270,7 @@ def _relatives_and_determiners(doc: Doc) -> list[Edit]:
             if (
                 w == "each"
                 and nxt not in ("other", "of", "one")
+                and nxt not in _PAIRED_NOUNS
                 and has_pos(nxt, "n", 0.6)
                 and not nxt.endswith("s")
             ):

@@ -112,6 +112,8 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
             conj = m.group(2) or m.group(3)
             if conj in ("but", "yet") and "not only" in left.lower():
                 continue  # "not only X, but Y" is one sentence
+            if conj == "yet" and re.search(r"\b(?:al)?though\b", left, re.IGNORECASE):
+                continue  # "..., though we may see X, yet it may be": the "though" clause needs its "yet"
             last = _words(left)[-1].lower().replace("’", "'") if _words(left) else ""
             if last in _FINITE or last.endswith(("'d", "'ll", "'ve", "'re", "'s", "n't")):
                 continue  # "and he'd, but I'll not repeat it": a clause broken off after its auxiliary
