@@ -222,6 +222,9 @@ def test_reading_fixes_still_change(text: str, expected: str) -> None:
         ("She stood at the bottom of the long room, for there was a fire at each end of it.", "every end"),
         ("I felt my heels and coat-laps peculiar subjects of assault.", "curious subjects"),
         ("Those whom the constitution has not admitted to the rights of suffrage.", "acknowledged"),
+        # and the 34670a7 samples
+        ("She felt disposed to encourage an acquaintance she found so agreeable.", "familiarity"),
+        ("A lusty dame rushed into the midst of us flourishing a frying-pan.", "thriving"),
     ],
 )
 def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
@@ -287,6 +290,8 @@ def test_reading_fixes_must_not(text: str, forbidden: str) -> None:
         ("honest", "honorable"),
         ("peculiar", "curious"),
         ("admitted", "acknowledged"),
+        ("acquaintance", "familiarity"),
+        ("flourishing", "thriving"),
     ],
 )
 def test_lexicon_rows_dropped_by_frequency_and_reading(word: str, bad: str) -> None:
