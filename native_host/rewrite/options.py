@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from native_host.rewrite import guards
+from native_host.style.model import Target
 
 STRENGTHS = ("light", "medium", "strong")
 # The strengths that run the identifiability search; each has a budget in search.BUDGETS.
@@ -44,11 +45,9 @@ class RewriteOptions:
     threads: int | None = None  # intra-op threads of the model sessions; None = one per physical core
 
     @property
-    def neutral_target(self) -> Any:
+    def neutral_target(self) -> Target:
         """What the neutralizer writes towards in this rewrite: at medium and strong the marks keep their
         rates (Target.keep_mark_rates; the search keeps them too, guards.KEPT_MARKS)."""
-        from native_host.style.model import Target
-
         target = self.target or Target()
         if self.strength in SEARCH_STRENGTHS:
             return replace(target, keep_mark_rates=True)

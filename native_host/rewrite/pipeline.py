@@ -307,12 +307,7 @@ def _search(
     def propose(current: str) -> list[Any]:
         protected = [(s, e) for s, e, _ in style.protected_spans(current)]
         protected += [(s, e) for s, e, _ in _term_spans(current, options.protected_terms)]
-        # an edit that changes how often a kept mark occurs would fail the guard: not proposed at all
-        return [
-            e
-            for e in propose_edits(current, protected)
-            if not guards.changed_marks(e.replacement, current[e.start : e.end])
-        ]
+        return list(propose_edits(current, protected))
 
     windows_as_edits: list[Any] = []
     for window, outcome in zip(windows, outcomes, strict=False):
@@ -320,9 +315,7 @@ def _search(
         end = pieces[window.last].start + len(pieces[window.last].text)
         # the model wrote these; its own output needs no fluency check by the same model
         windows_as_edits.extend(
-            search.WindowEdit(start, end, c, needs_lm_check=False)
-            for c in outcome.passing
-            if not guards.changed_marks(c, run.neutral[start:end])
+            search.WindowEdit(start, end, c, needs_lm_check=False) for c in outcome.passing
         )
     checks = search.SearchChecks(embedder, engine, options.protected_terms, options.min_similarity)
     found = search.search_passes(

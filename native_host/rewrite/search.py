@@ -518,6 +518,8 @@ def search(
     n_words = max(1, guards.word_count(origin if origin is not None else text))
     max_words = max(0, max(1, math.floor(budget.max_change * n_words)) - spent[0])
     max_edits = max(0, max(1, math.ceil(budget.edits_per_100_words * n_words / 100)) - spent[1])
+    # an edit that changes how often a kept mark occurs could never pass guards.check_kept_marks
+    edits = [e for e in edits if not guards.changed_marks(e.replacement, text[e.start : e.end])]
     run = _Search(text, ident, checks, max_words, max_edits, origin)
     before = run.state.objective()
     rounds, cancelled = run.run(edits, cancel)

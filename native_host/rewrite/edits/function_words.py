@@ -379,18 +379,13 @@ def _rules() -> list[Rule]:
         Rule(
             ("since",), "because", True, all_(after_comma, next_in(SUBJECT_PRONOUNS + " it there the this"))
         ),
-        # "as they may in their nature be" is "according as", not a cause: no modal after the subject;
-        # "as he stirred the bowl" is a time: only a state ("as he was tired", "as we had no money")
+        # a cause only before a state ("as he was tired", "as we had no money"): "as he stirred the bowl"
+        # is a time, and "as they may in their nature be" is "according as" (a modal is no state verb)
         Rule(
             ("as",),
             "because",
             True,
-            all_(
-                after_comma,
-                next_in(SUBJECT_PRONOUNS + " it there"),
-                not_(_modal_after_subject),
-                _state_after_subject,
-            ),
+            all_(after_comma, next_in(SUBJECT_PRONOUNS + " it there"), _state_after_subject),
         ),
         Rule(("yet",), "but", False, all_(after_comma, not_(_concession_before))),
         Rule(("but",), "yet", True, all_(after_comma, next_in(SUBJECT_PRONOUNS + " it there the this"))),
@@ -1094,14 +1089,6 @@ def _finite_have(doc: Doc, i: int, j: int) -> bool:
     return prev in ("i", "you", "we", "they", "he", "she", "it", "one") or (
         prev is not None and has_pos(prev, "n", 0.7)
     )
-
-
-_MODALS = set("may might can could will would shall should must".split())
-
-
-def _modal_after_subject(doc: Doc, i: int, j: int) -> bool:
-    k = j + 2
-    return k < len(doc.tokens) and doc.plain_gap(j + 1) and doc.norms[k] in _MODALS
 
 
 # After "as" + subject, a verb that names a state reads as a cause; an action ("as he stirred") as a time.

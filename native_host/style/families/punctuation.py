@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import replace
 
 from native_host.style import data
 from native_host.style.document import Document
@@ -47,7 +48,7 @@ def observe(doc: Document, target: Target) -> list[Observation]:
     en: list[Span] = []
     for dash, span in _dash_spans(text, [(m.start(), m.end()) for m in doc.finditer(_DASH)]):
         if target.keep_mark_rates and span.replacement is not None:
-            span = Span(span.start, span.end, span.text, None)  # reported, kept: see Target
+            span = replace(span, replacement=None)  # reported, kept: see Target
         (en if dash == "–" else em).append(span)
     ellipses = [_ellipsis_span(text, m.start(), m.end()) for m in doc.finditer(_ELLIPSIS)]
     interro: list[Span] = []

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from native_host.style.document import Document
 from native_host.style.families._common import spans_for
-from native_host.style.model import Observation, Span, Target
+from native_host.style.model import Observation, Target
 
 FAMILY = "quotes"
 EDITS = True  # whether this family proposes replacements for the neutralizer
@@ -30,7 +31,9 @@ def observe(doc: Document, target: Target) -> list[Observation]:
     if target.keep_mark_rates and not straight:
         # One consistent style is the device's, shared by millions; straightening it changes the rates of
         # ' and " the detector reads. Mixed styles are still unified (below, and quotes.mixed).
-        apostrophes, single, curly_double = (_reported(s) for s in (apostrophes, single, curly_double))
+        apostrophes, single, curly_double = (
+            [replace(s, replacement=None) for s in spans] for spans in (apostrophes, single, curly_double)
+        )
     observations = [
         Observation(FAMILY, "quotes.curly_double", "curly double quotes (“ ”)", curly_double),
         Observation(FAMILY, "quotes.curly_apostrophe", "curly apostrophes (’)", apostrophes),
@@ -51,7 +54,3 @@ def observe(doc: Document, target: Target) -> list[Observation]:
             )
         )
     return observations
-
-
-def _reported(spans: list[Span]) -> list[Span]:
-    return [Span(s.start, s.end, s.text, None) for s in spans]
