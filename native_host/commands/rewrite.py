@@ -131,9 +131,12 @@ def _model(strength: str, model_dir: Path | None, threads: int | None, show_prog
 
 
 def summary_text(reply: dict) -> str:
-    """The reply's summary as the terminal shows it: the headline, the details, the next step."""
+    """The reply's summary as the terminal shows it: the headline (in words), the figure's digits, the
+    details, the next step."""
     summary = reply["summary"]
-    lines = [summary["headline"], *(f"  {detail}" for detail in summary["details"])]
+    figure = summary.get("identifiability") or {}
+    lines = [summary["headline"], *([f"  {figure['line']}"] if figure.get("line") else [])]
+    lines += [f"  {detail}" for detail in summary["details"]]
     if summary.get("next_step"):
         lines.append(f"Next: {summary['next_step']}")
     return "\n".join(lines)

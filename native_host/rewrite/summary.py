@@ -19,6 +19,7 @@ from typing import Any
 
 from native_host.rewrite.options import SEARCH_STRENGTHS
 from native_host.settings import PROFILE_OFF
+from native_host.style import linkability
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +74,8 @@ NEXT_STEPS = {
         "--rival NAME FILE`): the rewrite then aims at what tells you apart from them."
     ),
     "by_hand": (
-        "Reword by hand the sentences that still sound like you; “Show style markers” marks the habits that "
-        "are left."
+        "Reword by hand the sentences that still sound like you: “Write privately…” shades the ones that give "
+        "you away most and offers other wordings."
     ),
 }
 
@@ -128,7 +129,10 @@ def build(reply: dict[str, Any]) -> dict[str, Any]:
     if figure is None:
         headline += "; how easy the text is to link to you could not be measured here."
     else:
-        headline += f"; the text {figure['words']} ({figure['text']})."
+        removed = markers["after"] < markers["before"]
+        better = figure["levels"][1] != figure["levels"][0] and figure["direction"] == "lower"
+        joint = "; but" if removed and not better and figure["levels"][1] != "unlikely" else ";"
+        headline += f"{joint} {_link_phrase(figure)}."
     if reply.get("cancelled"):
         headline = "Stopped part-way. " + headline
     details = _details(reply, before, after, figure)
@@ -141,6 +145,31 @@ def build(reply: dict[str, Any]) -> dict[str, Any]:
         "markers": markers,
         "identifiability": None if figure is None else {k: v for k, v in figure.items() if k != "words"},
     }
+
+
+# How a typicality level read before the rewrite (linkability.words says the present one).
+_TYPICALITY_BEFORE = {
+    "likely": "it stood out",
+    "possibly": "it stood out a little",
+    "unlikely": "it read like many others",
+}
+
+
+def _link_phrase(figure: dict[str, Any]) -> str:
+    """'the text is still likely to be linked to you (a little less than before)', 'the text now reads like
+    many other writers (before: it stood out)': the level of linkability.py in words, no number (the card
+    shows the number on demand, `line`)."""
+    level_before, level_after = figure["levels"]
+    now = figure["level_words"][1]
+    is_ = "" if figure["mode"] == "typicality" else "is "
+    if level_before == level_after:
+        phrase = f"the text {is_}still {now}"
+        if figure["direction"] != "same":
+            how = _how_much(abs(figure["after"] - figure["before"]))
+            phrase += f" ({how}{'less' if figure['direction'] == 'lower' else 'more'} than before)"
+        return phrase
+    was = _TYPICALITY_BEFORE[level_before] if figure["mode"] == "typicality" else level_before
+    return f"the text {is_}now {now} (before: {was})"
 
 
 # --- the parts ----------------------------------------------------------------------------------------
@@ -198,12 +227,17 @@ def _figure(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     line = f"{text} · {words.removeprefix('is ')}" + (" (no writing samples)" if typicality else "")
     if people:
         line += f" · compared with {people} {'person' if people == 1 else 'people'} you named"
+    mode = "typicality" if typicality else "profile"
+    levels = [linkability.level(before["score"]), linkability.level(after["score"])]
     return {
         "before": before["score"],
         "after": after["score"],
         "shown": [shown_before, shown_after],
         "direction": direction,
-        "mode": "typicality" if typicality else "profile",
+        "mode": mode,
+        # the one scale the composer's meter speaks (style/linkability.py): the card's words, no number
+        "levels": levels,
+        "level_words": [linkability.words(before["score"], mode), linkability.words(after["score"], mode)],
         "text": text,
         "line": line,
         "words": words,

@@ -87,7 +87,7 @@ def test_rewrite_prints_identifiability_before_and_after(isolated_home, hamilton
     assert shown.returncode == 0 and shown.stdout.strip() == result["text"].strip()
     lines = shown.stderr.splitlines()
     assert lines[0] == result["summary"]["headline"]
-    assert f"(identifiability {before['score']:.2f} → {after['score']:.2f})" in lines[0]
+    assert lines[1].startswith(f"  identifiability {before['score']:.2f} → {after['score']:.2f} · ")
     assert f"  {strands_line(after)}" in lines  # which parts still point to you, in words
     assert not FAMILIES & set(re.findall(r"\w+", shown.stderr))
 

@@ -53,7 +53,7 @@ def test_the_rewrite_reply_carries_the_summary_in_plain_words(host):
         assert built == summary.build(without_summary(result))  # built from the reply's own fields
         before, after = result["identifiability_before"], result["identifiability_after"]
         assert built["identifiability"]["shown"] == [f"{before['score']:.2f}", f"{after['score']:.2f}"]
-        assert built["identifiability"]["text"] in built["headline"]
+        assert built["identifiability"]["level_words"][1] in built["headline"]  # words, the number on demand
         assert built["markers"]["before"] == result["markers_before"]["count"]
         assert built["markers"]["after"] == result["markers_after"]["count"]
         assert_plain(built)
@@ -108,7 +108,7 @@ def test_the_page_and_the_cli_show_the_same_figure_for_the_same_text_and_strengt
             assert shown.returncode == 0 and shown.stdout.strip() == page["text"].strip()
             words = page["summary"]
             assert words["headline"] in shown.stderr.splitlines()
-            assert words["identifiability"]["text"] in words["headline"]
+            assert words["identifiability"]["level_words"][1] in words["headline"]
             for detail in words["details"]:
                 assert f"  {detail}" in shown.stderr.splitlines()
             if words["next_step"]:

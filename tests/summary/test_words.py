@@ -12,6 +12,7 @@ import pytest
 
 from native_host.rewrite import summary
 from native_host.settings import PROFILE_OFF
+from native_host.style import linkability
 from native_host.style.families import FAMILY_NAMES
 from native_host.style.identify import FAMILIES
 
@@ -123,8 +124,8 @@ def test_no_family_code_ever_appears(case):
 def test_the_headline_says_what_changed_and_how_much_harder_to_link():
     built = summary.build(CASES["profile, lower"])
     assert built["headline"] == (
-        "12 habits removed, 2 left: favourite small words, sentence rhythm; the text is much harder to link "
-        "to you (identifiability 0.82 → 0.41)."
+        "12 habits removed, 2 left: favourite small words, sentence rhythm; the text is now possibly linked "
+        "to you (before: likely)."
     )
     assert built["identifiability"] == {
         "before": 0.82,
@@ -132,6 +133,8 @@ def test_the_headline_says_what_changed_and_how_much_harder_to_link():
         "shown": ["0.82", "0.41"],
         "direction": "lower",
         "mode": "profile",
+        "levels": ["likely", "possibly"],
+        "level_words": ["likely to be linked to you", "possibly linked to you"],
         "text": "identifiability 0.82 → 0.41",
         "line": "identifiability 0.82 → 0.41 · much harder to link to you",
     }
@@ -143,7 +146,8 @@ def test_the_headline_says_what_changed_and_how_much_harder_to_link():
 def test_a_figure_that_got_worse_says_so_and_why():
     light = summary.build(CASES["profile, higher, light"])
     assert light["identifiability"]["direction"] == "higher"
-    assert "easier to link to you than before" in light["headline"]
+    assert "the text is still likely to be linked to you (more than before)" in light["headline"]
+    assert "easier to link to you than before" in light["identifiability"]["line"]
     worse = [d for d in light["details"] if d.startswith("Worse than before")]
     assert len(worse) == 1 and "light strength only fixes surface habits" in worse[0], light["details"]
 
@@ -152,7 +156,8 @@ def test_a_figure_that_got_worse_says_so_and_why():
     assert len(worse) == 1 and "more than the edits that keep your meaning could undo" in worse[0], searched
 
     no_model = summary.build(CASES["no model"])
-    assert "stands out a little more from other writers than before" in no_model["headline"]
+    assert "still stands out from other writers (a little more than before)" in no_model["headline"]
+    assert "stands out a little more from other writers than before" in no_model["identifiability"]["line"]
     worse = [d for d in no_model["details"] if d.startswith("Worse than before")]
     assert len(worse) == 1 and "without the language model" in worse[0], no_model["details"]
 
@@ -165,13 +170,15 @@ def test_the_digits_are_rounded_once_here():
     """Every surface shows these digits; JavaScript's toFixed(2) would say 0.63 and 0.13 (ties round up)."""
     built = summary.build(reply(report(0.625), report(0.125)))
     assert built["identifiability"]["shown"] == ["0.62", "0.12"]
-    assert "(identifiability 0.62 → 0.12)" in built["headline"]
+    assert built["identifiability"]["text"] == "identifiability 0.62 → 0.12"
+    assert built["identifiability"]["levels"] == ["likely", "unlikely"]  # 0.625 ≥ 0.5 > 0.3 > 0.125
 
 
 def test_the_same_digits_read_as_unchanged():
     built = summary.build(CASES["profile, same, rivals"])
     assert built["identifiability"]["direction"] == "same"
-    assert "about as easy to link to you as before (identifiability 0.97 → 0.97)" in built["headline"]
+    assert built["headline"].endswith("; but the text is still likely to be linked to you.")
+    assert built["identifiability"]["line"].startswith("identifiability 0.97 → 0.97 · about as easy to link")
     assert built["identifiability"]["line"].endswith(" · compared with 2 people you named")
     assert "Compared with your own writing and that of 2 people you named (Ann, Bob)." in built["details"]
 
@@ -254,7 +261,10 @@ def test_real_replies_from_the_pipeline_and_the_identifiability_model(isolated_h
     before, after = finished["identifiability_before"], finished["identifiability_after"]
     assert before["mode"] == after["mode"] == "typicality"
     assert built["identifiability"]["shown"] == [f"{before['score']:.2f}", f"{after['score']:.2f}"]
-    assert built["identifiability"]["text"] in built["headline"]
+    # the headline says the level in words (the scale of style/linkability.py), never a bare number
+    assert not re.search(r"\d\.\d", built["headline"]), built["headline"]
+    after_words = linkability.words(after["score"], "typicality")
+    assert after_words in built["headline"] and after_words == built["identifiability"]["level_words"][1]
     assert built["markers"] == {
         "before": finished["markers_before"]["count"],
         "after": finished["markers_after"]["count"],
@@ -308,3 +318,25 @@ def test_kept_dashes_and_quotes_are_explained(strength, text, families, said):
             f"Your {said} were kept on purpose: a text stripped of them is easier to spot as rewritten (light strength turns them plain)."
         ]
     assert_plain(built)
+
+
+def test_habits_removed_but_still_linked_is_one_message_not_two():
+    """The card once read "8 habits removed, none left; the text stands out from other writers about as
+    much as before (identifiability 1.00 → 1.00)": two messages and a bare number. Now one sentence that
+    says the level in words and that it is in spite of the removed habits."""
+    built = summary.build(
+        reply(
+            report(1.0, mode="typicality", message=NO_SAMPLES),
+            report(0.999, mode="typicality", message=NO_SAMPLES),
+            markers_before={"count": 8, "families": {"slang": 8}},
+            markers_after={"count": 0, "families": {}},
+        )
+    )
+    assert (
+        built["headline"] == "8 habits removed, none left; but the text still stands out from other writers."
+    )
+    assert built["identifiability"]["line"].startswith("identifiability 1.00 → 1.00")  # the number, on demand
+    better = summary.build(reply(report(0.7), report(0.2), markers_after={"count": 0, "families": {}}))
+    assert better["headline"] == (
+        "14 habits removed, none left; the text is now unlikely to be linked to you (before: likely)."
+    )
