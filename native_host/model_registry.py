@@ -22,13 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from native_host import paths, settings
+from native_host import model_cost, paths, settings
 
 INSTALL_FILE = "fantasma_install.json"  # provenance, written by `fantasma setup --model`
 META_FILE = "fantasma_model.json"
 NAME = settings.MODEL_NAME
 # layer kind in fantasma_model.json -> what `fantasma models` calls it
 LAYER_NAMES = {"linear_attention": "Gated DeltaNet", "full_attention": "attention"}
+# fantasma_model.json `architecture` -> the model family in words (`description`)
+FAMILY_NAMES = {"llama": "Llama-family", "qwen3_5": "Qwen3.5", "bert": "BERT"}
 
 
 class RegistryError(ValueError):
@@ -91,6 +93,37 @@ class InstalledModel:
         return None
 
     @property
+    def description(self) -> str:
+        """What the model is, in words: "a Llama-family language model of 135 M parameters, 30 layers,
+        all of them attention", or "a Qwen3.5 hybrid language model of 0.8 B parameters, 24 layers: 18
+        Gated DeltaNet (linear attention) and 6 attention"."""
+        family = FAMILY_NAMES.get(self.architecture, self.architecture)
+        kind = f"{family} hybrid" if self.hybrid else family
+        size = f" of {human_count(self.parameters)} parameters" if self.parameters else ""
+        counts: dict[str, int] = {}
+        for layer in self.layer_kinds:
+            counts[layer] = counts.get(layer, 0) + 1
+        n = sum(counts.values())
+        article = "an" if kind[:1].lower() in "aeiou" else "a"
+        if not n:
+            return f"{article} {kind} language model{size}"
+        if len(counts) == 1:
+            only = LAYER_NAMES.get(next(iter(counts)), next(iter(counts)))
+            return f"{article} {kind} language model{size}, {n} layers, all of them {only}"
+        named = {"linear_attention": "Gated DeltaNet (linear attention)"}
+        parts = [f"{c} {named.get(k, LAYER_NAMES.get(k, k))}" for k, c in counts.items()]
+        return f"{article} {kind} language model{size}, {n} layers: {' and '.join(parts)}"
+
+    @property
+    def speed_note(self) -> str:
+        """Why `decode_tokens_per_s` is null ("" when it is measured)."""
+        if self.decode_tokens_per_s is not None:
+            return ""
+        if self.embedded:
+            return "not measured at install: `fantasma setup` makes the embedded model without a speed check"
+        return "not measured at install: this model was installed without its speed check"
+
+    @property
     def decode_tokens_per_s(self) -> float | None:
         value = (self.install.get("check") or {}).get("decode_tokens_per_s")
         return float(value) if isinstance(value, int | float) else None
@@ -112,6 +145,9 @@ class InstalledModel:
             "adapter": self.adapter,
             "source": self.source,
             "decode_tokens_per_s": self.decode_tokens_per_s,
+            "speed_note": self.speed_note or None,
+            "description": self.description,
+            "cost": model_cost.cost(self.name, self.install.get("installed_at")),
             "installed_at": self.install.get("installed_at"),
         }
 

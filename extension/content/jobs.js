@@ -3,16 +3,22 @@
 
 /**
  * Rewrites a field in place. Resolves to true when the field now holds the rewrite, false when the
- * user declined the preview; rejects (and leaves the field untouched) on any failure.
+ * user cancelled it or declined the preview; rejects (and leaves the field untouched) on any failure.
  * @param {HTMLElement} field
  */
 fantasma.anonymizeField = async function anonymizeField(field) {
   const original = fantasma.readField(field);
   if (!original.trim()) return true; // nothing to anonymize; an empty post is the page's business
-  const indicator = fantasma.showIndicator(field);
+  const stop = new AbortController();
+  const indicator = fantasma.showIndicator(field, () => stop.abort()); // its Cancel stops the host's job
   let result;
   try {
-    result = await fantasma.runJob({ kind: "rewrite", text: original }, (p) => indicator.update(p));
+    result = await fantasma.runJob({ kind: "rewrite", text: original }, (p) => indicator.update(p), stop.signal);
+  } catch (error) {
+    if (!stop.signal.aborted) throw error;
+    // The user's Cancel: the field is as they typed it, and a held post stays unsent.
+    fantasma.showMessage(field, { text: fantasma.t("rewriteCancelled"), kind: "info" });
+    return false;
   } finally {
     indicator.remove();
   }

@@ -8,13 +8,21 @@ globalThis.fantasma ??= {};
 /**
  * @param {{kind: "rewrite"|"analyze", text: string}} request
  * @param {(progress: object) => void} [onProgress]
- * @returns {Promise<object>} the host's result; rejects with {code, message}
+ * @param {AbortSignal} [signal] aborting closes the port: the background cancels the host's job
+ * @returns {Promise<object>} the host's result; rejects with {code, message} ({code: "cancelled"} on abort)
  */
-fantasma.runJob = function runJob(request, onProgress) {
+fantasma.runJob = function runJob(request, onProgress, signal) {
   return new Promise((resolve, reject) => {
     const port = (globalThis.browser ?? globalThis.chrome).runtime.connect({ name: "job" });
     let settled = false;
+    signal?.addEventListener("abort", () => {
+      if (settled) return;
+      settled = true;
+      port.disconnect();
+      reject({ code: "cancelled", message: "Cancelled; the text is as it was." });
+    });
     port.onMessage.addListener((message) => {
+      if (settled) return;
       if (message.kind === "progress") {
         onProgress?.(message.progress);
         return;

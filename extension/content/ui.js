@@ -9,7 +9,8 @@ const UI_CSS = `
 :host { all: initial; }
 .box { position: fixed; z-index: 2147483647; font: 13px/1.4 system-ui, sans-serif; color: #1d1b2e;
   background: #fff; border: 1px solid #b9b3e0; border-radius: 6px; box-shadow: 0 2px 10px rgba(0,0,0,.18); }
-.pill { padding: 3px 9px; background: #5846b4; color: #fff; border: none; }
+.pill { padding: 3px 9px; background: #5846b4; color: #fff; border: none; display: flex; gap: 8px; align-items: center; }
+.pill button.cancel { padding: 0 8px; background: #fff; color: #3d2f8f; border-color: #fff; }
 .bar { padding: 8px 10px; max-width: 520px; display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .bar.error { border-color: #c0392b; background: #fff4f2; }
 button { font: inherit; padding: 2px 10px; border-radius: 4px; border: 1px solid #8a80c8; background: #f4f2ff; cursor: pointer; }
@@ -259,23 +260,50 @@ function el(doc, tag, props = {}, children = []) {
   return node;
 }
 
-/** A small "Anonymizing… 40%" pill beside the field, fed by the host's progress events. */
-fantasma.showIndicator = function showIndicator(field) {
+/**
+ * A small pill beside the field, fed by the host's progress events (PROTOCOL.md §2): "Anonymizing… 40% ·
+ * 2 of 5 parts done · about 30 s left", and a Cancel button when `onCancel` is given (it stops the host's
+ * job; the field is left as it is).
+ */
+fantasma.showIndicator = function showIndicator(field, onCancel) {
   const doc = field.ownerDocument;
   const pill = el(doc, "div", { className: "box pill", role: "status" });
   pill.dataset.fantasma = "indicator";
-  pill.textContent = fantasma.t("rewriting");
+  const label = el(doc, "span", { className: "progress", textContent: fantasma.t("rewriting") });
+  pill.append(label);
+  if (onCancel) {
+    const cancel = el(doc, "button", { textContent: fantasma.t("cancel"), className: "cancel" });
+    onUserClick(cancel, () => {
+      cancel.disabled = true;
+      onCancel();
+    });
+    pill.append(cancel);
+  }
   uiShow(pill, field, { sticky: true }); // a markers panel open on the field is about to be stale: it goes
   return {
     update(progress) {
-      const pct = typeof progress?.fraction === "number" ? ` ${Math.round(progress.fraction * 100)}%` : "";
-      const stage = progress?.message ?? progress?.stage ?? "";
-      pill.textContent = `${fantasma.t("rewriting")}${pct}${stage ? ` · ${stage}` : ""}`;
+      label.textContent = progressWords(progress);
       if (pill.isConnected) uiPlace(pill, field);
     },
     remove: () => uiClose(doc, pill),
   };
 };
+
+/** A progress event in words: the share done, the parts done of all, the seconds left when known. */
+function progressWords(progress) {
+  const parts = [fantasma.t("rewriting")];
+  if (typeof progress?.fraction === "number") parts[0] += ` ${Math.round(progress.fraction * 100)}%`;
+  if (Number.isInteger(progress?.done) && Number.isInteger(progress?.total) && progress.total > 0) {
+    parts.push(fantasma.t("progressParts", progress.done, progress.total));
+  } else if (progress?.message || progress?.stage) {
+    parts.push(progress.message || progress.stage);
+  }
+  const eta = progress?.eta_s;
+  if (typeof eta === "number" && eta >= 0) {
+    parts.push(eta < 60 ? fantasma.t("progressSeconds", Math.max(1, Math.round(eta))) : fantasma.t("progressMinutes", Math.round(eta / 60)));
+  }
+  return parts.join(" · ");
+}
 
 /**
  * A message bar under the field. `actions` are buttons; each closes the bar after its callback.
@@ -405,6 +433,6 @@ fantasma.confirmPreview = function confirmPreview(field, original, rewritten) {
   });
 };
 
-fantasma.t = function t(key) {
-  return fantasma.api.i18n.getMessage(key) || key;
+fantasma.t = function t(key, ...subs) {
+  return fantasma.api.i18n.getMessage(key, subs.map(String)) || key;
 };

@@ -30,6 +30,9 @@ log = logging.getLogger("native_host.host")
 HOST_NAME = "org.fantasma.host"
 STRENGTHS = ("light", "medium", "strong")
 DEBUG_ENV = "FANTASMA_HOST_DEBUG"
+# Tests only, with DEBUG_ENV: medium and strong rewrites write LLM windows whatever the model's class
+# (RewriteOptions.llm_windows), so a test sees window progress with the small embedded model.
+DEBUG_LLM_WINDOWS_ENV = "FANTASMA_DEBUG_LLM_WINDOWS"
 # Pipeline stage names that differ from the wire names in PROTOCOL.md.
 WIRE_STAGES = {"load": "load_model"}
 
@@ -46,7 +49,8 @@ class HostControl(Protocol):
 class Context:
     request_id: str
     cancel: threading.Event
-    progress: Callable[[str, float | None, str], None]
+    # (stage, fraction, message[, detail]): detail holds the optional `done`, `total`, `eta_s` (PROTOCOL.md §2)
+    progress: Callable[..., None]
     host: HostControl
 
     def check_cancelled(self) -> None:
@@ -59,7 +63,8 @@ class Context:
         if not isinstance(fraction, int | float) or isinstance(fraction, bool):
             fraction = None
         stage = str(event.get("stage", "work"))
-        self.progress(WIRE_STAGES.get(stage, stage), fraction, str(event.get("message", "")))
+        detail = {key: event[key] for key in ("done", "total", "eta_s") if key in event}
+        self.progress(WIRE_STAGES.get(stage, stage), fraction, str(event.get("message", "")), detail)
 
 
 Handler = Callable[[dict[str, Any], Context], dict[str, Any]]
@@ -159,7 +164,7 @@ def rewrite(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     )
     candidates = schema.integer(raw, "candidates", conf["candidates"], 1, 8, where)
     use_profile = bool(conf["use_profile"])
-    model_dir, model_note, model = _rewrite_model(strength, conf["threads"], ctx)
+    model_dir, model_note, model, active = _rewrite_model(strength, conf["threads"], ctx)
     options = pipeline.RewriteOptions(
         strength=strength,
         target=target,
@@ -169,13 +174,17 @@ def rewrite(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
         threads=conf["threads"],
         model_dir=model_dir,
     )
+    if os.environ.get(DEBUG_ENV) == "1" and os.environ.get(DEBUG_LLM_WINDOWS_ENV) == "1":
+        options = dataclasses.replace(options, llm_windows=True)  # tests only: windows for any model
+    cost = _RewriteCost(active, strength, text)
     try:
-        result = pipeline.rewrite(text, options, on_progress=ctx.forward_progress, cancel=ctx.cancel)
+        result = pipeline.rewrite(text, options, on_progress=cost.forward(ctx), cancel=ctx.cancel)
     except Exception as exc:
         if isinstance(exc, _model_errors()):
             raise ProtocolError(ErrorCode.model_unavailable, str(exc) or type(exc).__name__) from exc
         raise
     ctx.check_cancelled()
+    cost.record(result)
     reply = result.to_json()
     reply["model"] = model  # which model the rewrite ran with (PROTOCOL.md); null at light strength
     if model_note:
@@ -186,16 +195,66 @@ def rewrite(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 def _rewrite_model(
     strength: str, threads: int | None, ctx: Context
-) -> tuple[Any, str, dict[str, Any] | None]:
-    """(model dir, note for `reason`, the reply's `model`): the active model (host/model_choice.py); a
-    light rewrite uses none."""
+) -> tuple[Any, str, dict[str, Any] | None, Any]:
+    """(model dir, note for `reason`, the reply's `model`, the answering model_registry.Active): the
+    active model (host/model_choice.py); a light rewrite uses none."""
     from native_host.host import model_choice
 
     if strength == "light":
-        return None, "", None
+        return None, "", None, None
     model_dir, note, active = model_choice.for_rewrite(threads, ctx.progress)
     keys = ("name", "architecture", "hybrid", "layers", "embedded")
-    return model_dir, note, {key: active.to_json()[key] for key in keys}
+    return model_dir, note, {key: active.to_json()[key] for key in keys}, active
+
+
+# Models that have answered a rewrite in this host process: the first one after start costs more.
+_warm_models: set[str] = set()
+
+
+class _RewriteCost:
+    """A rewrite's cost with its model (native_host/model_cost.py): measured when it finishes, and, while
+    it runs, the seconds left that the earlier rewrites predict."""
+
+    def __init__(self, active: Any, strength: str, text: str) -> None:
+        from native_host import model_cost
+
+        self.active, self.strength = active, strength
+        self.words = len(text.split())
+        self.first = active is not None and active.model.name not in _warm_models
+        self.started = time.perf_counter()
+        self.expected = (
+            model_cost.estimate(self._name, self._stamp, strength, self.words, self.first) if active else None
+        )
+
+    @property
+    def _name(self) -> str:
+        return self.active.model.name
+
+    @property
+    def _stamp(self) -> str | None:
+        return self.active.model.install.get("installed_at")
+
+    def forward(self, ctx: Context) -> Callable[[dict[str, Any]], None]:
+        """Progress with `eta_s`: the whole job's estimate from earlier rewrites while it lasts (it counts
+        the edit search after the windows too), else the pipeline's own (the windows' pace so far)."""
+
+        def on_progress(event: dict[str, Any]) -> None:
+            if self.expected is not None and event.get("stage") != "done":
+                left = self.expected - (time.perf_counter() - self.started)
+                if left > 0:
+                    event = {**event, "eta_s": left}
+            ctx.forward_progress(event)
+
+        return on_progress
+
+    def record(self, result: Any) -> None:
+        from native_host import model_cost
+
+        if self.active is None or result.cancelled or "load_s" not in result.timings:
+            return  # light, cancelled, or the model never loaded (the neutralizer answered)
+        seconds = float(result.timings.get("total_s", 0.0)) - float(result.timings.get("load_s", 0.0))
+        model_cost.record(self._name, self._stamp, self.strength, self.words, seconds, self.first)
+        _warm_models.add(self._name)
 
 
 def cancel(params: dict[str, Any], ctx: Context) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from native_host import model_registry, paths
+from native_host import model_cost, model_registry, paths
 from native_host.rewrite import models
 
 # What the options page and `models` offer for a stronger rewriter (README "Use a stronger model").
@@ -38,6 +38,9 @@ def status() -> dict[str, Any]:
     active = answering()
     out = dict(models.model_status(active.model.dir))
     out.update(active.to_json())
+    # what a rewrite costs with it here (native_host/model_cost.py), for the popup
+    out["description"] = active.model.description
+    out["cost"] = model_cost.cost(active.model.name, active.model.install.get("installed_at"))
     return out
 
 

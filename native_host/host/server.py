@@ -5,6 +5,7 @@ thread runs jobs in arrival order. `cancel` sets a job's event; generation check
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import threading
 from dataclasses import dataclass, field
@@ -120,8 +121,8 @@ class Host:
         ctx = handlers.Context(
             request_id=job.request_id,
             cancel=job.cancel,
-            progress=lambda stage, fraction, message: self._progress(
-                job.request_id, stage, fraction, message
+            progress=lambda stage, fraction, message, detail=None: self._progress(
+                job.request_id, stage, fraction, message, detail
             ),
             host=self,
         )
@@ -154,21 +155,55 @@ class Host:
 
     # --- output -------------------------------------------------------------------------------------
 
-    def _progress(self, request_id: str, stage: str, fraction: float | None, message: str) -> None:
+    def _progress(
+        self,
+        request_id: str,
+        stage: str,
+        fraction: float | None,
+        message: str,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
         if fraction is not None:
             fraction = min(1.0, max(0.0, float(fraction)))
-        self.writer.send(
-            {
-                "id": request_id,
-                "type": "progress",
-                "stage": stage[:64],
-                "fraction": fraction,
-                "message": message[:PROGRESS_MESSAGE_CHARS],
-            }
-        )
+        event: dict[str, Any] = {
+            "id": request_id,
+            "type": "progress",
+            "stage": stage[:64],
+            "fraction": fraction,
+            "message": message[:PROGRESS_MESSAGE_CHARS],
+        }
+        event.update(progress_detail(detail))
+        self.writer.send(event)
 
     def _send_error(self, request_id: str | None, error: ProtocolError) -> None:
         self.writer.send({"id": request_id, "type": "error", "error": error.to_json()})
+
+
+def progress_detail(detail: dict[str, Any] | None) -> dict[str, Any]:
+    """The optional fields of a progress event (PROTOCOL.md §2): `done` and `total` (whole numbers, the
+    parts of the job finished and in all) and `eta_s` (seconds left, >= 0, or null when unknown); any
+    other key, or a value of the wrong kind, is dropped."""
+    out: dict[str, Any] = {}
+    if not detail:
+        return out
+    done, total = detail.get("done"), detail.get("total")
+    if (
+        isinstance(done, int)
+        and isinstance(total, int)
+        and _whole(done)
+        and _whole(total)
+        and 0 <= done <= total
+    ):
+        out["done"], out["total"] = done, total
+    if "eta_s" in detail:
+        eta = detail["eta_s"]
+        number = isinstance(eta, int | float) and not isinstance(eta, bool) and math.isfinite(eta)
+        out["eta_s"] = round(max(0.0, float(eta)), 1) if number else None
+    return out
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _valid_id(value: Any) -> bool:

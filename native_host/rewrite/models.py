@@ -18,8 +18,10 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import gc
+import os
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -164,7 +166,51 @@ def load_failure(model_dir: Path) -> str:
 def get_engine(model_dir: Path | None = None, threads: int | None = None) -> Any:
     """The warm `native_host.engine.Engine` for model_dir (default model when None), its session on
     `threads` intra-op threads (None = one per physical core); reloaded when `threads` changes."""
-    return _get("engine", Path(model_dir) if model_dir else paths.default_model_dir(), threads)
+    engine = _get("engine", Path(model_dir) if model_dir else paths.default_model_dir(), threads)
+    return _debug_throttle(engine)
+
+
+# Tests only: with FANTASMA_HOST_DEBUG=1 (native_host/host/handlers.py), FANTASMA_DEBUG_TOKEN_DELAY_S=0.05
+# makes every generated token take that much longer, so a browser test can watch a long rewrite's
+# progress and cancel it (PROTOCOL.md, `debug.sleep` and the rewrite's debug switches).
+DEBUG_TOKEN_DELAY_ENV = "FANTASMA_DEBUG_TOKEN_DELAY_S"
+
+
+def _debug_throttle(engine: Any) -> Any:
+    if os.environ.get("FANTASMA_HOST_DEBUG") != "1":
+        return engine
+    try:
+        delay = float(os.environ.get(DEBUG_TOKEN_DELAY_ENV) or 0)
+    except ValueError:
+        return engine
+    return _SlowEngine(engine, min(delay, 5.0)) if delay > 0 else engine
+
+
+class _SlowEngine:
+    """The engine with a sleep before each generated token reaches its stream; everything else is the
+    engine's own (the cancel check after each token included)."""
+
+    def __init__(self, engine: Any, delay: float) -> None:
+        self._engine, self._delay = engine, delay
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+    def generate(self, prompt_ids, options=None, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
+        def slow(token: int, piece: str) -> None:
+            time.sleep(self._delay)
+            if on_token is not None:
+                on_token(token, piece)
+
+        return self._engine.generate(prompt_ids, options, on_token=slow, cancel=cancel)
+
+    def generate_batch(self, prompt_ids, options_list, *, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
+        def slow(row: int, token: int, piece: str) -> None:
+            time.sleep(self._delay / max(1, len(options_list)))  # one delay per step of the batch
+            if on_token is not None:
+                on_token(row, token, piece)
+
+        return self._engine.generate_batch(prompt_ids, options_list, on_token=slow, cancel=cancel)
 
 
 def get_embedder(embedder_dir: Path | None = None, threads: int | None = None) -> Any:

@@ -73,11 +73,13 @@ class _Progress:
     def __init__(self, fn: ProgressFn | None) -> None:
         self.fn = fn
 
-    def __call__(self, stage: str, fraction: float, message: str) -> None:
+    def __call__(self, stage: str, fraction: float, message: str, **detail: Any) -> None:
+        """`detail`: the optional `done`, `total` and `eta_s` of PROTOCOL.md's progress events."""
         if self.fn is None:
             return
         try:
-            self.fn({"stage": stage, "fraction": round(min(max(fraction, 0.0), 1.0), 4), "message": message})
+            event = {"stage": stage, "fraction": round(min(max(fraction, 0.0), 1.0), 4), "message": message}
+            self.fn({**event, **detail})
         except Exception:  # a broken listener must not break the rewrite
             self.fn = None
 
@@ -254,11 +256,24 @@ def rewrite(
         return run.finish(neutral, why)
 
     share = 0.6 if ident is not None else 0.85  # the search takes the rest of the bar
+    words = [max(1, guards.word_count(w.text)) for w in windows]
+    windows_started: list[float] = []
 
     def step(k: int) -> None:
-        progress("rewrite", 0.1 + share * k / len(windows), f"rewriting part {k + 1} of {len(windows)}")
+        """Before window k: k of the windows done, and the seconds the rest take at the pace so far (by
+        their words; unknown before the first is done)."""
+        now = time.perf_counter()
+        if not windows_started:
+            windows_started.append(now)
+        done_words = sum(words[:k])
+        eta = (now - windows_started[0]) / done_words * sum(words[k:]) if done_words else None
+        message = f"rewriting part {k + 1} of {len(windows)}"
+        progress("rewrite", 0.1 + share * k / len(windows), message, done=k, total=len(windows), eta_s=eta)
 
     done = llm_windows.rewrite_windows(windows, engine, embedder, options, cancel, timings, step)
+    if windows and not done.cancelled:
+        n = len(windows)
+        progress("rewrite", 0.1 + share, f"{n} of {n} parts rewritten", done=n, total=n, eta_s=None)
     if ident is not None and not done.cancelled and not done.failure:
         return _search(run, pieces, windows, done.outcomes, ident, engine, embedder)
     body = llm_windows.reassemble(pieces, windows, done.outcomes)

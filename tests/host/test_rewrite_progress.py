@@ -1,0 +1,102 @@
+"""A long rewrite over real pipes: its progress events say how many parts are done of how many and the
+seconds left; the cost per 100 words the host measured shows in `models` and `hello`; a cancel stops the
+model's work at once (host CPU time, which a loaded machine does not stretch).
+
+The embedded model writes LLM windows here because FANTASMA_DEBUG_LLM_WINDOWS=1 asks for them (by its
+class it would not); FANTASMA_DEBUG_TOKEN_DELAY_S slows each token so the windows are long enough to watch.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.host.hostproc import HostProcess, host_env
+
+TEXT = (
+    "To be fair, the new bus timetable is a right mess. The number 12 bus now leaves the station every "
+    "forty minutes instead of every twenty. At the end of the day, most people will just drive to work. "
+    "The meeting on Friday was moved to the small room because the projector in the main hall is broken. "
+)
+WORDS = len((TEXT * 2).split())
+
+
+def run(host: HostProcess, text: str) -> tuple[dict, list[dict]]:
+    reply, progress = host.final(host.send("rewrite", {"text": text, "options": {"strength": "strong"}}), 300)
+    assert reply["type"] == "result", reply
+    return reply["result"], progress
+
+
+@pytest.mark.slow
+def test_progress_counts_the_parts_and_the_seconds_left_and_the_cost_is_measured(models_installed):
+    env = host_env(FANTASMA_DEBUG_LLM_WINDOWS="1", FANTASMA_DEBUG_TOKEN_DELAY_S="0.01")
+    with HostProcess(env=env) as host:
+        embedded = host.result("models")["models"][0]
+        assert embedded["embedded"] and embedded["cost"]["strong"] is None
+        assert embedded["cost"]["note"].startswith("not measured yet"), embedded["cost"]
+        assert embedded["speed_note"] and "not measured at install" in embedded["speed_note"]
+        assert embedded["description"].startswith("a Llama-family language model of "), embedded
+
+        _, progress = run(host, TEXT * 2)
+        parts = [p for p in progress if "done" in p]
+        assert len(parts) >= 3, progress
+        total = parts[0]["total"]
+        assert total >= 2 and all(p["total"] == total for p in parts), parts
+        assert [p["done"] for p in parts] == list(range(total + 1)), parts  # each part, then all of them
+        assert parts[0]["eta_s"] is None  # nothing measured yet: unknown, not a guess
+        middle = [p["eta_s"] for p in parts[1:-1]]
+        assert all(isinstance(e, float) and e >= 0 for e in middle), parts
+        assert middle == sorted(middle, reverse=True) or len(middle) == 1, middle  # it counts down
+
+        cost = host.result("models")["models"][0]["cost"]["strong"]
+        assert cost is not None and cost["rewrites"] == 1 and cost["words"] == WORDS, cost
+        assert cost["warm"] is False and cost["first_seconds_per_100_words"] == cost["seconds_per_100_words"]
+        assert cost["seconds_per_100_words"] > 0
+        assert host.result("hello")["model"]["cost"]["strong"] == cost  # the popup's source
+
+        # The second rewrite knows from the first how long the whole job takes: seconds left from the start.
+        result, progress = run(host, TEXT * 2)
+        first_part = next(p for p in progress if p.get("done") == 0)
+        assert isinstance(first_part["eta_s"], float) and first_part["eta_s"] > 0, first_part
+        cost = host.result("models")["models"][0]["cost"]["strong"]
+        assert cost["warm"] is True and cost["rewrites"] == 1, cost  # the warm figure, apart from the first
+        seconds = result["timings"]["total_s"] - result["timings"]["load_s"]
+        assert cost["seconds_per_100_words"] == pytest.approx(100 * seconds / WORDS, abs=0.01)
+        assert host.close() == 0
+        assert host.violations == []
+
+
+@pytest.mark.slow
+def test_a_cancel_frees_the_host_cpu_within_a_second(models_installed):
+    """No token delay: the windows are real model work on every core the host uses."""
+    with HostProcess(env=host_env(FANTASMA_DEBUG_LLM_WINDOWS="1")) as host:
+        job = host.send("rewrite", {"text": TEXT * 4, "options": {"strength": "strong"}})
+        while True:  # into the windows: the first part is being written
+            message = host.recv(120)
+            assert message["id"] == job and message["type"] == "progress", message
+            if message.get("done") == 0:
+                break
+        time.sleep(0.5)  # well inside the first part's generation
+        cpu_at_cancel = host.cpu_seconds()
+        wall = time.perf_counter()
+        host.send("cancel", {"target": job})
+        reply, _ = host.final(job, 60)
+        cancel_cpu = host.cpu_seconds() - cpu_at_cancel
+        cancel_wall = time.perf_counter() - wall
+        assert reply["type"] == "error" and reply["error"]["name"] == "cancelled", reply
+        time.sleep(0.2)
+        idle_from = host.cpu_seconds()
+        time.sleep(1.0)
+        idle_cpu = host.cpu_seconds() - idle_from
+        print(
+            f"cancel → reply: {cancel_cpu:.2f} s host CPU, {cancel_wall:.2f} s wall; then {idle_cpu:.2f} s CPU in 1 s"
+        )
+        assert cancel_cpu < 1.0, cancel_cpu
+        assert idle_cpu < 0.2, idle_cpu  # nothing left running behind the reply
+        assert (
+            host.result("models")["models"][0]["cost"]["strong"] is None
+        )  # a cancelled job measures nothing
+        host.assert_alive()
+        assert host.close() == 0
+        assert host.violations == []
