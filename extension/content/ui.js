@@ -347,6 +347,11 @@ fantasma.onRewritten = function onRewritten(field, result) {
   if (typeof summary?.next_step === "string") {
     box.append(el(doc, "p", { className: "next" }, [el(doc, "b", { textContent: fantasma.t("nextStep") }), ...withCode(doc, ` ${summary.next_step}`)]));
   }
+  // The number on demand: the headline says the level in words, the digits are the ones the CLI prints.
+  const line = summary?.identifiability?.line;
+  if (typeof line === "string") {
+    box.append(el(doc, "details", { className: "figure-number" }, [el(doc, "summary", { textContent: fantasma.t("showFigure") }), el(doc, "p", { textContent: line })]));
+  }
   const dismiss = el(doc, "button", { textContent: fantasma.t("dismiss") });
   onUserClick(dismiss, () => uiClose(doc, box));
   box.append(el(doc, "div", { className: "row" }, [dismiss]));

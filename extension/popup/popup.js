@@ -120,6 +120,13 @@ function showLastRewrite(figure) {
     next.append(`${t("nextStep")} `, ...parts);
     $("last-rewrite").append(next);
   }
+  const line = summary?.identifiability?.line;
+  if (typeof line === "string") {
+    const number = document.createElement("details");
+    number.id = "last-rewrite-number";
+    number.append(Object.assign(document.createElement("summary"), { textContent: t("showFigure") }), line);
+    $("last-rewrite").append(number);
+  }
 }
 
 init();
