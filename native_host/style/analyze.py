@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,8 @@ _NEUTRAL_MARKERS = frozenset({"spelling.american"})
 MIN_REPORTED = 0.05
 # Families whose spans are words worth quoting in the evidence ("3 British spellings (colour, ...)").
 _WORD_FAMILIES = frozenset({"spelling", "slang", "misspellings", "vocabulary", "capitalization", "formats"})
+# Marks whose runs differ from text to text: the evidence quotes the runs the text has ("!!!", "?!").
+_QUOTED_MARKS = frozenset({"punctuation.multiple_exclamation", "punctuation.interrobang"})
 
 
 def observe(
@@ -96,10 +97,12 @@ def score(obs: Observation, words: int) -> Finding:
     base_rate = baseline.marker_rate(obs.marker)
     expected = baseline.expected_count(base_rate or 0.0, words)
     examples = ""
-    if obs.family in _WORD_FAMILIES and obs.spans:
+    if (obs.family in _WORD_FAMILIES or obs.marker in _QUOTED_MARKS) and obs.spans:
         distinct = list(dict.fromkeys(sp.text.strip() for sp in obs.spans))
-        examples = " (" + ", ".join(distinct[:3]) + (", ..." if len(distinct) > 3 else "") + ")"
-    default = f"{count_phrase(obs.n, obs.label)}{examples} in {words} words; typical writers use about {_fmt(expected)}"
+        shown = [f'"{d}"' if obs.marker in _QUOTED_MARKS else d for d in distinct[:3]]
+        examples = " (" + ", ".join(shown) + (", ..." if len(distinct) > 3 else "") + ")"
+    typical = baseline.typical_use(base_rate, words)
+    default = f"{count_phrase(obs.n, obs.label)}{examples} in {words} words; typical writers use {typical}"
     if obs.surprise is not None:
         surprise = obs.surprise
         evidence = obs.evidence or default
@@ -173,12 +176,3 @@ def _as_personal(f: Finding) -> Finding:
         f.evidence,
         True,
     )
-
-
-def _fmt(x: float) -> str:
-    if x >= 10:
-        return f"{x:.0f}"
-    if x >= 1:
-        return f"{x:.1f}"
-    digits = max(1, -math.floor(math.log10(x)) if x > 0 else 1)
-    return f"{x:.{digits}f}"

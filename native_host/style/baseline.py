@@ -73,3 +73,16 @@ def identifiability(surprise: float) -> float:
 
 def expected_count(rate_per_1k: float, words: int) -> float:
     return max(rate_per_1k, RATE_FLOOR_PER_1K) * max(words, 1) / 1000.0
+
+
+def typical_use(rate_per_1k: float | None, words: int) -> str:
+    """What typical writers do, in the unit the evidence counts the text in ("2 in 21 words"): "about
+    3.1 in 120 words" where they would use it at least once in a text this long, else "about 1 in 5,000
+    words" (a bare "about 0.005" has no unit a reader can picture)."""
+    expected = expected_count(rate_per_1k or 0.0, words)
+    if expected >= 1:
+        shown = f"{expected:.0f}" if expected >= 10 else f"{expected:.1f}"
+        return f"about {shown} in {max(words, 1)} words"
+    every = 1000.0 / max(rate_per_1k or 0.0, RATE_FLOOR_PER_1K)
+    digits = max(0, len(str(int(every))) - 2)  # two significant figures: 4,237 -> 4,200
+    return f"about 1 in {int(round(every, -digits)):,} words"

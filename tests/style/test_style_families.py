@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from style_helpers import finding, marked, markers
 
+from native_host.style.analyze import analyze
 from native_host.style.model import Target
 
 # (marker, text, expected text with {span->replacement} marks)
@@ -208,6 +211,24 @@ def test_evidence_compares_with_population() -> None:
     assert f.baseline_per_1k is not None and f.identifiability > 0.5
 
 
+def test_evidence_says_the_typical_rate_in_the_unit_it_counts_the_text_in() -> None:
+    """ "2 in 21 words; typical writers use about 1 in 3,300 words": both halves count in words, never a
+    bare fraction of a count ("about 0.005")."""
+    f = finding("Wow!!! That is gorgeous, truly.", "punctuation.multiple_exclamation")
+    typical = f.evidence.split("typical writers use ", 1)[1]
+    every = re.fullmatch(r"about 1 in ([\d,]+) words", typical)
+    assert every, f.evidence
+    assert int(every.group(1).replace(",", "")) == pytest.approx(1000 / f.baseline_per_1k, rel=0.05)
+    text = "It is not the case that we do not care. " * 30
+    none = next(x for x in analyze(text).findings if x.marker == "contractions.none")
+    assert re.search(r"typical writers use about [\d.]+ in 300 words$", none.evidence), none.evidence
+
+
+def test_evidence_quotes_the_exclamation_run_the_text_has() -> None:
+    f = finding("Wow!!! That is gorgeous, truly.", "punctuation.multiple_exclamation")
+    assert '"!!!"' in f.evidence and "(!!)" not in f.evidence + f.label, (f.label, f.evidence)
+
+
 def test_identifiability_grows_with_rarity() -> None:
     # One semicolon is ordinary; four "!!" in the same length of text are not.
     semicolon = finding(
@@ -253,7 +274,7 @@ def test_one_sentence_paragraphs() -> None:
     [
         (4, "em dashes", "4 em dashes"),
         (1, "em dashes", "1 em dash"),
-        (1, "repeated exclamation marks (!!)", "1 repeated exclamation mark (!!)"),
+        (1, "repeated exclamation marks", "1 repeated exclamation mark"),
         (1, "ellipses", "1 ellipsis"),
         (1, "runs of spaces between words", "1 run of spaces between words"),
         (1, "two spaces after a full stop", "1 two spaces after a full stop"),

@@ -35,7 +35,7 @@ def observe(doc: Document, target: Target) -> list[Observation]:
                 "no contractions at all",
                 [],
                 count=0,
-                evidence=f"no contractions in {doc.n_words} words; typical writers use about {expected:.0f}",
+                evidence=f"no contractions in {doc.n_words} words; typical writers use {baseline.typical_use(rate, doc.n_words)}",
                 surprise=baseline.absence_surprise(expected),
             )
         )

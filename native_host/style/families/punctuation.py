@@ -80,7 +80,7 @@ def observe(doc: Document, target: Target) -> list[Observation]:
         Observation(FAMILY, "punctuation.em_dash", "em dashes", em),
         Observation(FAMILY, "punctuation.en_dash", "en dashes", en),
         Observation(FAMILY, "punctuation.ellipsis", "ellipses", ellipses),
-        Observation(FAMILY, "punctuation.multiple_exclamation", "repeated exclamation marks (!!)", exclaims),
+        Observation(FAMILY, "punctuation.multiple_exclamation", "repeated exclamation marks", exclaims),
         Observation(FAMILY, "punctuation.interrobang", "?! or ?? combinations", interro),
         Observation(FAMILY, "punctuation.space_before", "spaces before punctuation", space_before),
         Observation(FAMILY, "punctuation.two_spaces_after_stop", "two spaces after a full stop", two_spaces),
