@@ -135,9 +135,11 @@ def analyze(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     note = "" if "use_profile" in params else _profile_off_note(use_profile)
     ctx.progress("analyze", None, "")
     profile = _load_profile() if use_profile else None
+    identifiability = summary.score(text, use_profile, note)
     return {
         **style.analyze(text, profile).to_json(),
-        "identifiability": summary.score(text, use_profile, note),
+        "identifiability": identifiability,
+        "standing": summary.standing(identifiability),  # in the after-rewrite card's words
     }
 
 

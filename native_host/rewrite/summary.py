@@ -4,6 +4,8 @@ the popup and `fantasma rewrite` show.
     finish(reply, original, use_profile) -> reply   both identifiability figures, then `summary`; the one
                                                     step that ends a rewrite reply, in the host and the CLI
     build(reply) -> dict                            the summary, from the reply JSON alone
+    standing(report) -> dict                        an `analyze` report's level and what stands out, in
+                                                    the card's words (the markers panel shows them)
     strands_line(report) -> str                     which parts of the style still stand out, in words
     mode_notes(report) -> [str]                     what the figure compared the text with, and why
 
@@ -78,6 +80,27 @@ NEXT_STEPS = {
         "you away most and offers other wordings."
     ),
 }
+# The same steps for someone in the browser (the card, the popup): the options page, where it can do the
+# step; a terminal command only where the browser cannot (installing software). Same keys as NEXT_STEPS.
+NEXT_STEPS_IN_BROWSER = {
+    **NEXT_STEPS,
+    "add_samples": (
+        "Add a few pages of your own writing on the options page, under “Your writing profile”, so the "
+        "rewrite aims at what gives you away."
+    ),
+    "strong": (
+        "Choose “strong” as the strength on the options page and rewrite again: it changes up to a quarter "
+        "of the words to hide your style."
+    ),
+    "stronger_model": (
+        "Install a stronger rewriting model (in a terminal: `{install_command}`); the options page's Model "
+        "section then lets you choose it."
+    ),
+    "add_rivals": (
+        "On the options page, add some writing of the people a reader might suspect: the rewrite then aims "
+        "at what tells you apart from them."
+    ),
+}
 
 
 def finish(reply: dict[str, Any], original: str, use_profile: bool) -> dict[str, Any]:
@@ -111,8 +134,8 @@ def score(text: str, use_samples: bool, note: str = PROFILE_OFF) -> dict[str, An
 
 
 def build(reply: dict[str, Any]) -> dict[str, Any]:
-    """{"headline", "details", "next_step", "next", "markers", "identifiability"} for a rewrite reply
-    (PROTOCOL.md `rewrite`, `summary`)."""
+    """{"headline", "details", "next_step", "next_step_browser", "next", "markers", "identifiability"} for
+    a rewrite reply (PROTOCOL.md `rewrite`, `summary`)."""
     before, after = reply.get("identifiability_before"), reply.get("identifiability_after")
     markers = _markers(reply)
     if reply.get("cancelled") and not reply.get("edits"):
@@ -120,6 +143,7 @@ def build(reply: dict[str, Any]) -> dict[str, Any]:
             "headline": "Cancelled before anything was rewritten; the text is unchanged.",
             "details": [],
             "next_step": None,
+            "next_step_browser": None,
             "next": None,
             "markers": markers,
             "identifiability": None,
@@ -141,6 +165,7 @@ def build(reply: dict[str, Any]) -> dict[str, Any]:
         "headline": headline,
         "details": details,
         "next_step": next_step_text(step) if step else None,
+        "next_step_browser": next_step_text(step, browser=True) if step else None,
         "next": step,
         "markers": markers,
         "identifiability": None if figure is None else {k: v for k, v in figure.items() if k != "words"},
@@ -170,6 +195,21 @@ def _link_phrase(figure: dict[str, Any]) -> str:
         return phrase
     was = _TYPICALITY_BEFORE[level_before] if figure["mode"] == "typicality" else level_before
     return f"the text {is_}now {now} (before: {was})"
+
+
+def standing(report: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An identifiability report in the words the after-rewrite card uses for the text after: its level
+    (linkability.py), which parts still stand out (strands_line) and what it was compared with. The
+    markers panel shows it, so the panel and the card say the same of the same text. None without one."""
+    if not report:
+        return None
+    mode = "profile" if report.get("mode") == "profile" else "typicality"
+    return {
+        "level": linkability.level(report["score"]),
+        "level_words": linkability.words(report["score"], mode),
+        "strands": strands_line(report),
+        "notes": mode_notes(report),
+    }
 
 
 # --- the parts ----------------------------------------------------------------------------------------
@@ -366,11 +406,12 @@ def mode_notes(report: dict[str, Any]) -> list[str]:
     return [f"{why}, so the text was compared with writers in general, not with you."]
 
 
-def next_step_text(step: str) -> str:
-    """NEXT_STEPS[step] in full."""
+def next_step_text(step: str, browser: bool = False) -> str:
+    """NEXT_STEPS[step] in full; `browser`: the words for the card and the popup (NEXT_STEPS_IN_BROWSER)."""
     from native_host.host.model_choice import INSTALL_COMMAND
 
-    return NEXT_STEPS[step].format(install_command=INSTALL_COMMAND)
+    table = NEXT_STEPS_IN_BROWSER if browser else NEXT_STEPS
+    return table[step].format(install_command=INSTALL_COMMAND)
 
 
 def _next_step(reply: dict[str, Any], after: dict[str, Any] | None) -> str | None:

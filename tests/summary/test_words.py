@@ -24,6 +24,7 @@ SAMPLE = "Honestly, I realise this colour is gorgeous!!! :) Cheers, mate. I'll s
 def words(built: dict) -> list[str]:
     """Every string of the summary a surface shows."""
     out = [built["headline"], *built["details"], built["next_step"] or "", *built["markers"]["left"]]
+    out.append(built["next_step_browser"] or "")
     figure = built["identifiability"]
     if figure is not None:
         out += [figure["text"], figure["line"], *figure["shown"]]
@@ -206,8 +207,39 @@ def test_the_next_step_is_the_one_that_helps_most(case, changes, step):
     built = summary.build({**CASES[case], **changes})
     assert built["next"] == step
     assert built["next_step"] == (summary.next_step_text(step) if step else None)
+    assert built["next_step_browser"] == (summary.next_step_text(step, browser=True) if step else None)
     if step == "stronger_model":
         assert "`fantasma setup --model " in built["next_step"]
+        assert "`fantasma setup --model " in built["next_step_browser"]  # the browser cannot install
+
+
+# Steps a person in the browser can take on the options page: no terminal command in their words.
+ON_THE_OPTIONS_PAGE = ("add_samples", "strong", "add_rivals")
+
+
+@pytest.mark.parametrize("step", ON_THE_OPTIONS_PAGE)
+def test_the_browser_words_send_a_browser_user_to_the_options_page_not_a_terminal(step):
+    cli, browser = summary.next_step_text(step), summary.next_step_text(step, browser=True)
+    assert "`fantasma" in cli  # the command line keeps its command
+    assert "options page" in browser and "`" not in browser and "fantasma " not in browser, browser
+    assert set(summary.NEXT_STEPS_IN_BROWSER) == set(summary.NEXT_STEPS)
+
+
+@pytest.mark.parametrize("case", ["profile, lower", "typicality, no samples", "typicality, profile off"])
+def test_the_standing_of_a_text_is_said_in_the_cards_words_for_the_text_after(case):
+    """`analyze`'s `standing` (the markers panel) says of a text what the card says of the text after a
+    rewrite: the same level words and the same line on what still stands out."""
+    built = summary.build(CASES[case])
+    after = CASES[case]["identifiability_after"]
+    standing = summary.standing(after)
+    assert standing["level_words"] == built["identifiability"]["level_words"][1]
+    assert standing["level"] == built["identifiability"]["levels"][1]
+    assert standing["level_words"] in built["headline"]
+    assert standing["strands"] in built["details"]
+    assert all(note in built["details"] for note in standing["notes"])
+    for text in [standing["level_words"], standing["strands"], *standing["notes"]]:
+        assert_no_code(text)
+    assert summary.standing(None) is None
 
 
 def test_nothing_left_to_link_suggests_nothing_with_samples_and_samples_without():
