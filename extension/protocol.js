@@ -245,7 +245,7 @@ export class PartBuffer {
  * @property {RewriteSummary|null} summary the host's words for the rewrite (PROTOCOL.md `rewrite`, `summary`)
  */
 /**
- * @typedef {{headline: string, details: string[], next_step: string|null, next: string|null,
+ * @typedef {{headline: string, details: string[], next_step: string|null, next_step_browser?: string|null, next: string|null,
  *   identifiability: {text: string, line: string, direction: "lower"|"higher"|"same"}|null}} RewriteSummary
  */
 

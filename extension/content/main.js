@@ -38,7 +38,7 @@ async function showMarkers(field) {
   const text = fantasma.readField(field);
   if (!text.trim()) return fantasma.showMarkers(field, text, []);
   const report = await fantasma.runJob({ kind: "analyze", text });
-  fantasma.showMarkers(field, text, report.findings ?? []);
+  fantasma.showMarkers(field, text, report.findings ?? [], report);
 }
 
 /** The composer's Insert: only the rewritten text it sends is put into the field, as one edit. */

@@ -29,6 +29,12 @@ li .family { color: #5846b4; font-weight: 600; }
 .card ul { margin: 0 0 4px; padding-left: 18px; } .card .next { color: #3d2f8f; }
 .card .row { margin-top: 4px; }
 code { font: 12px ui-monospace, monospace; background: #f1effa; padding: 0 3px; border-radius: 3px; }
+.card details { margin: 0 0 4px; } .card summary { cursor: pointer; color: #3d2f8f; }
+.changes li { margin: 2px 0; } .changes del { color: #8a1f11; } .changes ins { color: #135e2a; text-decoration: none; }
+.changes button { margin-left: 6px; padding: 0 6px; font-size: 12px; }
+.standing { margin: 0 0 6px; } .sentence { border-radius: 2px; }
+.top { margin: 0 0 8px; } .top li .share { color: #6b2020; font-weight: 600; }
+.sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
 /**
@@ -172,12 +178,14 @@ function uiPlace(box, field) {
 /**
  * Shows `box` for `field` as the document's one box: the one shown before is closed (its onClose runs,
  * e.g. a preview counts as cancelled). `sticky` boxes (the progress pill) ignore Escape and outside clicks.
+ * `staleAfterInput()` is asked after each input in the field: true closes the box (it described the text
+ * before the edit).
  */
-function uiShow(box, field, { onClose = () => {}, sticky = false } = {}) {
+function uiShow(box, field, { onClose = () => {}, sticky = false, staleAfterInput = () => false } = {}) {
   const doc = field.ownerDocument;
   uiClose(doc);
   uiRoot(doc).append(box);
-  uiShown.set(doc, { box, field, kind: box.dataset.fantasma, onClose, sticky });
+  uiShown.set(doc, { box, field, kind: box.dataset.fantasma, onClose, sticky, staleAfterInput });
   uiPlace(box, field);
   return box;
 }
@@ -195,7 +203,7 @@ function uiClose(doc, box = null) {
 }
 
 const uiListening = new WeakSet();
-/** Escape and a click outside close the box; the field changing closes a markers panel; scrolling moves the box. */
+/** Escape and a click outside close the box; the field changing closes a markers panel and the card; scrolling moves the box. */
 function uiListen(doc) {
   const view = doc.defaultView;
   if (!view || uiListening.has(doc)) return;
@@ -228,7 +236,8 @@ function uiListen(doc) {
       if (!current) return;
       const target = event.composedPath()[0];
       if (target !== current.field && !current.field.contains(target)) return;
-      if (current.kind === "markers") uiClose(doc); // the markers described the text before this edit
+      // the markers described the text before this edit; the card, the text its rewrite left
+      if (current.kind === "markers" || current.staleAfterInput()) uiClose(doc);
       else uiPlace(current.box, current.field); // the field may have grown
     },
     true,
@@ -247,10 +256,10 @@ function uiListen(doc) {
   view.addEventListener("resize", replace, { passive: true });
 }
 
-/** The field's text changed under a markers panel (a rewrite, the composer's Insert): the panel is stale. */
+/** The field's text changed under a markers panel or a card (a rewrite, the composer's Insert): it is stale. */
 fantasma.fieldChanged = function fieldChanged(field) {
   const current = uiShown.get(field.ownerDocument);
-  if (current?.kind === "markers" && current.field === field) uiClose(field.ownerDocument);
+  if (["markers", "figure"].includes(current?.kind) && current.field === field) uiClose(field.ownerDocument);
 };
 
 function el(doc, tag, props = {}, children = []) {
@@ -329,9 +338,10 @@ fantasma.showMessage = function showMessage(field, { text, kind = "error", actio
 
 /**
  * After a rewrite: a markers panel open on the field is closed (its markers described the old text), and
- * the host's summary in words (PROTOCOL.md `rewrite`, `summary`: what changed, whether the text is harder
- * to link to you, the one next step) is shown in a small card beside the field that goes away by itself.
- * The card shows the host's words and digits as they are, the ones `fantasma rewrite` prints.
+ * the host's summary in words (PROTOCOL.md `rewrite`, `summary`: what changed, how likely the text now is
+ * to be linked to you, the one next step in a browser user's words) is shown in a card beside the field,
+ * with the figure's digits and the changed words on demand, each change with its own Undo. The card stays
+ * until the user dismisses it (Dismiss, Escape, a click outside) or edits the field.
  */
 fantasma.onRewritten = function onRewritten(field, result) {
   fantasma.fieldChanged(field);
@@ -344,9 +354,14 @@ fantasma.onRewritten = function onRewritten(field, result) {
   box.append(el(doc, "p", { className: "headline" }, withCode(doc, text)));
   const details = Array.isArray(summary?.details) ? summary.details.filter((d) => typeof d === "string") : [];
   if (details.length) box.append(el(doc, "ul", {}, details.map((d) => el(doc, "li", {}, withCode(doc, d)))));
-  if (typeof summary?.next_step === "string") {
-    box.append(el(doc, "p", { className: "next" }, [el(doc, "b", { textContent: fantasma.t("nextStep") }), ...withCode(doc, ` ${summary.next_step}`)]));
+  const next = typeof summary?.next_step_browser === "string" ? summary.next_step_browser : summary?.next_step;
+  if (typeof next === "string") {
+    box.append(el(doc, "p", { className: "next" }, [el(doc, "b", { textContent: fantasma.t("nextStep") }), ...withCode(doc, ` ${next}`)]));
   }
+  // What the field holds now: an edit that leaves it otherwise (typing, another tool) makes the card stale.
+  const shown = { text: typeof result?.text === "string" ? result.text : fantasma.readField(field) };
+  const changes = changedWords(result);
+  if (changes.length) box.append(changesList(doc, field, changes, shown));
   // The number on demand: the headline says the level in words, the digits are the ones the CLI prints.
   const line = summary?.identifiability?.line;
   if (typeof line === "string") {
@@ -355,9 +370,98 @@ fantasma.onRewritten = function onRewritten(field, result) {
   const dismiss = el(doc, "button", { textContent: fantasma.t("dismiss") });
   onUserClick(dismiss, () => uiClose(doc, box));
   box.append(el(doc, "div", { className: "row" }, [dismiss]));
-  uiShow(box, field);
-  setTimeout(() => uiClose(doc, box), summary ? 20_000 : 12_000); // more to read than a figure
+  uiShow(box, field, { staleAfterInput: () => !fantasma.sameText(fantasma.readField(field), shown.text) });
 };
+
+/** The code point → UTF-16 offsets of `text` (the host counts code points, the page UTF-16 units). */
+function utf16Offsets(text) {
+  const offsets = [];
+  let i = 0;
+  for (const ch of text) {
+    offsets.push(i);
+    i += ch.length;
+  }
+  offsets.push(i);
+  return (cp) => offsets[Math.max(0, Math.min(cp, offsets.length - 1))];
+}
+
+/**
+ * The rewrite's changes (PROTOCOL.md `rewrite`, `edits`: code points of the submitted text, sorted) as
+ * {at, was, now}: where each replacement stands in the result's text, in UTF-16 units, and the words it
+ * replaced. An edit list that does not add up to the result's text gives none (nothing wrong is offered).
+ */
+function changedWords(result) {
+  const edits = Array.isArray(result?.edits) ? result.edits : [];
+  const after = typeof result?.text === "string" ? result.text : null;
+  if (!after || !edits.length) return [];
+  const at = utf16Offsets(after);
+  const changes = [];
+  let shift = 0; // code points the earlier edits added (negative: removed)
+  for (const edit of edits) {
+    const { start, end, original, replacement } = edit ?? {};
+    if (![start, end].every(Number.isInteger) || typeof original !== "string" || typeof replacement !== "string") return [];
+    const from = at(start + shift);
+    const to = at(start + shift + [...replacement].length);
+    if (after.slice(from, to) !== replacement) return [];
+    const last = changes.at(-1);
+    const gap = last ? after.slice(last.at + last.now.length, from) : "";
+    if (last && !gap.trim()) {
+      // Only white space between two changes ("tbh" → "to be" + "honest"): one change to the reader.
+      last.was += gap + original;
+      last.now += gap + replacement;
+    } else {
+      changes.push({ at: from, was: original, now: replacement });
+    }
+    shift += [...replacement].length - (end - start);
+  }
+  return changes;
+}
+
+/** A change in words: “rubbish” → “garbage”, “:-)” deleted, “very” added. */
+function changeWords(doc, change) {
+  const quote = (s) => `“${s.trim().replace(/\n/g, "⏎")}”`;
+  const was = change.was.trim() ? quote(change.was) : change.was.includes("\n") ? fantasma.t("changeLineBreak") : fantasma.t("changeSpace");
+  const now = change.now.trim() ? quote(change.now) : change.now.includes("\n") ? fantasma.t("changeLineBreak") : fantasma.t("changeSpace");
+  if (!change.now) return [el(doc, "del", { textContent: was }), ` ${fantasma.t("changeDeleted")}`];
+  if (!change.was) return [el(doc, "ins", { textContent: now }), ` ${fantasma.t("changeAdded")}`];
+  return [el(doc, "del", { textContent: was }), " → ", el(doc, "ins", { textContent: now })];
+}
+
+/**
+ * "What changed (N)": each change, with an Undo that puts that one change back in the field as one
+ * undoable edit (the rest stays rewritten). `shown.text` follows the field through our own undos.
+ */
+function changesList(doc, field, changes, shown) {
+  const list = el(doc, "ol", { className: "changes" });
+  for (const change of changes) {
+    const undo = el(doc, "button", { textContent: fantasma.t("undoChange") });
+    undo.setAttribute("aria-label", `${fantasma.t("undoChange")}: ${change.now || change.was}`);
+    const item = el(doc, "li", {}, [...changeWords(doc, change), undo]);
+    onUserClick(undo, async () => {
+      const now = fantasma.readField(field);
+      if (!fantasma.sameText(now, shown.text) || now.slice(change.at, change.at + change.now.length) !== change.now) return;
+      const reverted = now.slice(0, change.at) + change.was + now.slice(change.at + change.now.length);
+      undo.disabled = true;
+      shown.text = reverted; // set first: the edit's own input events must not close the card
+      try {
+        await fantasma.replaceText(field, reverted);
+      } catch (error) {
+        shown.text = now;
+        undo.disabled = false;
+        item.append(el(doc, "span", { className: "error", textContent: ` ${error?.message ?? error}` }));
+        return;
+      }
+      fantasma.approveField?.(field); // the user chose this text: auto-rewrite sends it as it is
+      undo.textContent = fantasma.t("changeUndone");
+      item.classList.add("undone");
+      const grew = change.was.length - change.now.length;
+      for (const later of changes) if (later.at > change.at) later.at += grew;
+      change.now = change.was; // undone: nothing of it is left to undo
+    });
+    list.append(item);
+  }
+  return el(doc, "details", { className: "changes-box" }, [el(doc, "summary", { textContent: fantasma.t("whatChanged", changes.length) }), list]);
+}
 
 /** The host's words with `a command` shown as code (text nodes only: nothing the host sends becomes markup). */
 function withCode(doc, text) {
@@ -370,6 +474,12 @@ function findingSpans(finding) {
   return spans.filter((s) => Number.isInteger(s.start) && Number.isInteger(s.end) && s.end > s.start);
 }
 
+/** The habits a finding counts: its marked places, one for a finding that marks none (as the host's
+ * `markers_before.count`, native_host/style/markers.py, so the panel and the card count alike). */
+function findingHabits(finding) {
+  return Array.isArray(finding.spans) ? Math.max(1, finding.spans.length) : 1;
+}
+
 /** One human line per finding; the style package names the fields (docs/style.md). */
 function findingReason(finding) {
   const label = finding.label ?? finding.family ?? "marker";
@@ -378,34 +488,119 @@ function findingReason(finding) {
 }
 
 /**
- * Highlights each marker in a copy of the field's text, with its reason on hover and in a numbered list.
+ * The sentences by their share of what identifies the text (PROTOCOL.md identifiability report,
+ * `sentences`: [start, end, contribution] in code points): [{start, end, share}] in UTF-16 units, the
+ * shares of the positive contributions summing to 1. None without a report.
+ */
+function sentenceShares(text, identifiability) {
+  const rows = Array.isArray(identifiability?.sentences) ? identifiability.sentences : [];
+  const at = utf16Offsets(text);
+  const sentences = rows
+    .filter((r) => Array.isArray(r) && Number.isInteger(r[0]) && Number.isInteger(r[1]) && typeof r[2] === "number" && r[1] > r[0])
+    .map(([start, end, contribution]) => ({ start: at(start), end: at(end), gives: Math.max(0, contribution) }));
+  const total = sentences.reduce((sum, s) => sum + s.gives, 0);
+  return sentences.map((s) => ({ ...s, share: total > 0 ? s.gives / total : 0 }));
+}
+
+const percent = (share) => `${Math.round(share * 100)}%`;
+
+/**
+ * The marked text: each sentence shaded by its share of what identifies the text (read-only: the
+ * composer is where a sentence is reworded), each habit marked, with its number, in reading order.
+ */
+function shadedText(doc, text, marks, sentences) {
+  const body = el(doc, "div", { className: "text" });
+  const most = Math.max(0, ...sentences.map((s) => s.share));
+  const cuts = [...new Set([0, text.length, ...sentences.flatMap((s) => [s.start, s.end]), ...marks.flatMap((m) => [m.start, m.end])])]
+    .filter((c) => c >= 0 && c <= text.length)
+    .sort((a, b) => a - b);
+  let holder = body;
+  let holderSentence = null;
+  for (let k = 0; k + 1 < cuts.length; k++) {
+    const [from, to] = [cuts[k], cuts[k + 1]];
+    const sentence = sentences.find((s) => s.start <= from && from < s.end && s.share > 0) ?? null;
+    if (sentence !== holderSentence) {
+      holderSentence = sentence;
+      holder = body;
+      if (sentence) {
+        const n = sentences.indexOf(sentence) + 1;
+        const words = fantasma.t("sentenceShare", n, percent(sentence.share));
+        holder = el(doc, "span", { className: "sentence", title: words });
+        holder.dataset.share = sentence.share.toFixed(3);
+        holder.style.background = `rgba(214, 69, 65, ${(0.08 + 0.37 * (sentence.share / most)).toFixed(3)})`;
+        holder.append(el(doc, "span", { className: "sr", textContent: `${words}: ` })); // what a screen reader says first
+        body.append(holder);
+      }
+    }
+    const mark = marks.find((m) => m.start <= from && from < m.end);
+    if (!mark) {
+      holder.append(text.slice(from, to));
+      continue;
+    }
+    const piece = el(doc, "mark", { title: mark.reason }, [text.slice(from, to)]);
+    if (to === mark.end) piece.append(el(doc, "sup", { textContent: String(mark.n) }));
+    holder.append(piece);
+  }
+  return body;
+}
+
+/** "The sentences that give most away": the top three by share, quoted (shortened) with their share. */
+function topSentences(doc, text, sentences) {
+  const top = [...sentences].filter((s) => s.share > 0).sort((a, b) => b.share - a.share).slice(0, 3);
+  if (!top.length) return [];
+  const quote = (s) => {
+    const words = text.slice(s.start, s.end).trim().replace(/\s+/g, " ");
+    return `“${words.length > 90 ? `${words.slice(0, 88)}…` : words}”`;
+  };
+  const list = el(doc, "ol", { className: "top" });
+  for (const s of top) {
+    list.append(el(doc, "li", {}, [quote(s), " — ", el(doc, "span", { className: "share", textContent: fantasma.t("shareOfText", percent(s.share)) })]));
+  }
+  return [el(doc, "p", {}, [el(doc, "b", { textContent: fantasma.t("topSentences") })]), list];
+}
+
+/**
+ * The markers panel: what the analysis found in the field's text, read-only. Its title counts habits as
+ * the after-rewrite card does; the host's `standing` says the text's level in the card's words; the
+ * sentences are shaded by how much each gives away (the identifiability report's `sentences`), the three
+ * that give most away named; each habit is marked and numbered in reading order, its reason on hover and
+ * in the list below.
  * @param {HTMLElement} field
  * @param {string} text the text that was analyzed
  * @param {object[]} findings the host's findings, offsets already in UTF-16 units
+ * @param {{identifiability?: object|null, standing?: object|null}} [report] the rest of the `analyze` result
  */
-fantasma.showMarkers = function showMarkers(field, text, findings) {
+fantasma.showMarkers = function showMarkers(field, text, findings, report = {}) {
   const doc = field.ownerDocument;
   const panel = el(doc, "div", { className: "box panel", role: "dialog" });
   panel.dataset.fantasma = "markers";
-  panel.append(el(doc, "h2", { textContent: `${fantasma.t("menuMarkers")} (${findings.length})` }));
-  const marks = findings
-    .flatMap((f, i) => findingSpans(f).map((span) => ({ ...span, n: i + 1, reason: findingReason(f) })))
-    .sort((a, b) => a.start - b.start);
-  const body = el(doc, "div", { className: "text" });
+  // Reading order: a finding is numbered by its first place in the text; those that mark none come last.
+  const first = (f) => Math.min(Infinity, ...findingSpans(f).map((s) => s.start));
+  const ordered = findings.map((f, i) => ({ f, i, at: first(f) })).sort((a, b) => a.at - b.at || a.i - b.i).map(({ f }) => f);
+  const habits = ordered.reduce((sum, f) => sum + findingHabits(f), 0);
+  const title = habits ? fantasma.t("markersTitle", habits, fantasma.t(ordered.length === 1 ? "markersOneKind" : "markersKinds", ordered.length)) : fantasma.t("markersTitleNone");
+  panel.append(el(doc, "h2", { textContent: title }));
+  panel.setAttribute("aria-label", title);
+  const standing = report?.standing;
+  if (typeof standing?.headline === "string") {
+    const said = [standing.headline, typeof standing.strands === "string" ? standing.strands : ""].filter(Boolean).join(" ");
+    panel.append(el(doc, "p", { className: "standing" }, withCode(doc, said)));
+  }
+  const marks = [];
   let at = 0;
-  for (const m of marks) {
+  const all = ordered
+    .flatMap((f, i) => findingSpans(f).map((span) => ({ start: span.start, end: span.end, n: i + 1, reason: findingReason(f) })))
+    .sort((a, b) => a.start - b.start);
+  for (const m of all) {
     if (m.start < at) continue; // overlapping spans: the list below still names every finding
-    body.append(text.slice(at, m.start));
-    const mark = el(doc, "mark", { title: m.reason }, [text.slice(m.start, m.end)]);
-    mark.append(el(doc, "sup", { textContent: String(m.n) }));
-    body.append(mark);
+    marks.push(m);
     at = m.end;
   }
-  body.append(text.slice(at));
-  panel.append(body);
-  if (findings.length === 0) panel.append(el(doc, "p", { textContent: fantasma.t("noMarkers") }));
+  const sentences = sentenceShares(text, report?.identifiability);
+  panel.append(shadedText(doc, text, marks, sentences), ...topSentences(doc, text, sentences));
+  if (ordered.length === 0) panel.append(el(doc, "p", { textContent: fantasma.t("noMarkers") }));
   const list = el(doc, "ol");
-  for (const f of findings) {
+  for (const f of ordered) {
     const family = el(doc, "span", { className: "family", textContent: f.label ?? f.family ?? "" });
     const why = f.evidence ?? f.reason ?? f.message ?? "";
     list.append(el(doc, "li", {}, [family, why ? ` — ${why}` : ""]));

@@ -112,11 +112,13 @@ function showLastRewrite(figure) {
   // The host's words (PROTOCOL.md `rewrite`, `summary`): what changed, how much harder to link, what next.
   const summary = figure.summary;
   $("last-rewrite-figure").textContent = summary?.headline ?? describeFigure(figure);
-  if (typeof summary?.next_step === "string") {
+  // The browser's words (the options page where it can do the step); a host without them: the CLI's.
+  const step = typeof summary?.next_step_browser === "string" ? summary.next_step_browser : summary?.next_step;
+  if (typeof step === "string") {
     const next = document.createElement("p");
     next.id = "last-rewrite-next";
     // `a command` in monospace (samp: the popup styles code as a block); text nodes only, never markup
-    const parts = summary.next_step.split("`").map((part, i) => (i % 2 ? Object.assign(document.createElement("samp"), { textContent: part }) : part));
+    const parts = step.split("`").map((part, i) => (i % 2 ? Object.assign(document.createElement("samp"), { textContent: part }) : part));
     next.append(`${t("nextStep")} `, ...parts);
     $("last-rewrite").append(next);
   }

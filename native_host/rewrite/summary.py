@@ -204,9 +204,11 @@ def standing(report: dict[str, Any] | None) -> dict[str, Any] | None:
     if not report:
         return None
     mode = "profile" if report.get("mode") == "profile" else "typicality"
+    now = linkability.words(report["score"], mode)
     return {
+        "headline": f"This text {'is ' if mode == 'profile' else ''}{now}.",
         "level": linkability.level(report["score"]),
-        "level_words": linkability.words(report["score"], mode),
+        "level_words": now,
         "strands": strands_line(report),
         "notes": mode_notes(report),
     }

@@ -393,3 +393,34 @@ class PageUi:
         assert backend_id is not None, f"no {kind!r} box shown"
         quad = self.cdp.send("DOM.getContentQuads", {"backendNodeId": backend_id})["quads"][0]
         self.page.mouse.click(quad[0] + 12, quad[1] + 12)
+
+    def click_tag(self, kind: str, tag: str, starts: str) -> None:
+        """A real click on the first `tag` element (e.g. a disclosure's `summary`) in the box of this kind
+        whose text starts with `starts`."""
+        root = self.cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]
+
+        def text_of(node: dict) -> str:
+            if node.get("nodeType") == 3:
+                return node.get("nodeValue", "")
+            return "".join(text_of(c) for c in node.get("children", []))
+
+        def find(node: dict, closed: bool, inside: bool) -> int | None:
+            attrs = dict(zip(node.get("attributes", [])[::2], node.get("attributes", [])[1::2], strict=False))
+            inside = inside or (closed and attrs.get("data-fantasma") == kind)
+            if inside and node.get("localName") == tag and text_of(node).strip().startswith(starts):
+                return node["backendNodeId"]
+            for shadow in node.get("shadowRoots", []):
+                found = find(shadow, closed or shadow.get("shadowRootType") == "closed", inside)
+                if found is not None:
+                    return found
+            for child in node.get("children", []) + (
+                [node["contentDocument"]] if "contentDocument" in node else []
+            ):
+                if (found := find(child, closed, inside)) is not None:
+                    return found
+            return None
+
+        backend_id = find(root, False, False)
+        assert backend_id is not None, f"no <{tag}> {starts!r} in a {kind!r} box: {self._boxes()}"
+        quad = self.cdp.send("DOM.getContentQuads", {"backendNodeId": backend_id})["quads"][0]
+        self.page.mouse.click(sum(quad[0::2]) / 4, sum(quad[1::2]) / 4)

@@ -235,9 +235,10 @@ def test_the_standing_of_a_text_is_said_in_the_cards_words_for_the_text_after(ca
     assert standing["level_words"] == built["identifiability"]["level_words"][1]
     assert standing["level"] == built["identifiability"]["levels"][1]
     assert standing["level_words"] in built["headline"]
+    assert standing["headline"].startswith("This text ") and standing["level_words"] in standing["headline"]
     assert standing["strands"] in built["details"]
     assert all(note in built["details"] for note in standing["notes"])
-    for text in [standing["level_words"], standing["strands"], *standing["notes"]]:
+    for text in [standing["headline"], standing["strands"], *standing["notes"]]:
         assert_no_code(text)
     assert summary.standing(None) is None
 
