@@ -552,7 +552,7 @@ function topSentences(doc, text, sentences) {
     const words = text.slice(s.start, s.end).trim().replace(/\s+/g, " ");
     return `“${words.length > 90 ? `${words.slice(0, 88)}…` : words}”`;
   };
-  const list = el(doc, "ol", { className: "top" });
+  const list = el(doc, "ul", { className: "top" }); // not numbered: the numbers are the habits'
   for (const s of top) {
     list.append(el(doc, "li", {}, [quote(s), " — ", el(doc, "span", { className: "share", textContent: fantasma.t("shareOfText", percent(s.share)) })]));
   }

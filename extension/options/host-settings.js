@@ -30,7 +30,10 @@ const FIELDS = {
     label: "use my writing profile",
     id: "host-use-profile",
     read: (el) => el.checked,
-    write: (el, value) => (el.checked = value),
+    write: (el, value) => {
+      held.useProfile = value;
+      showUseProfile();
+    },
   },
   threads: {
     label: "CPU threads",
@@ -39,6 +42,33 @@ const FIELDS = {
     write: (el, value) => (el.value = value == null ? "" : String(value)),
   },
 };
+
+/** What the page knows of the host: the use_profile setting, and whether a profile is stored. */
+const held = { useProfile: null, hasProfile: null };
+
+/**
+ * "Use my writing profile": the host's setting, except that with no profile stored there is nothing to
+ * use, so the box is shown off and disabled with why (the setting itself is kept for when there is one).
+ */
+function showUseProfile() {
+  const box = $("host-use-profile");
+  const none = held.hasProfile === false;
+  box.checked = !none && held.useProfile === true;
+  box.disabled = none;
+  $("host-use-profile-note").textContent = none ? "no samples yet — add some in “Your writing profile” above" : "";
+}
+
+/** @param {import("../protocol.js").ProfileSummary|null} profile the host's profile.show `profile` */
+export function showProfilePresence(profile) {
+  held.hasProfile = profile != null && (profile.documents ?? 0) > 0;
+  showUseProfile();
+}
+
+/** The Rewriting section's "host default" strength says which one the host holds. */
+function showHostDefault(strength) {
+  const option = document.querySelector('#strength option[value=""]');
+  if (option && typeof strength === "string") option.textContent = `host default (${strength})`;
+}
 
 function wholeNumber(text, low, high, what) {
   const value = Number(text.trim());
@@ -65,6 +95,7 @@ export function renderHostSettings(settings) {
   for (const [key, field] of Object.entries(FIELDS)) {
     if (key in settings) field.write($(field.id), settings[key]);
   }
+  showHostDefault(settings.default_strength);
 }
 
 async function change(key) {

@@ -28,6 +28,31 @@ export function formatParameters(count) {
   return count >= 1e9 ? `${(count / 1e9).toFixed(1)} B parameters` : `${Math.round(count / 1e6)} M parameters`;
 }
 
+/** "a Llama-family language model…" → "A Llama-family language model….": a cell reads as a sentence. */
+function sentence(text) {
+  const plain = String(text).trim();
+  return plain ? `${plain[0].toUpperCase()}${plain.slice(1)}${/[.!?]$/.test(plain) ? "" : "."}` : "";
+}
+
+/**
+ * What a rewrite costs with the model here (PROTOCOL.md `models`, `cost`), in words: seconds per 100
+ * words at each strength measured; where none is, the host's reason (`cost.note`). The decode speed
+ * measured at install, when there is one, follows.
+ */
+export function speedWords(model) {
+  const lines = [];
+  for (const strength of ["medium", "strong"]) {
+    const measured = model.cost?.[strength];
+    if (typeof measured?.seconds_per_100_words !== "number") continue;
+    const seconds = measured.seconds_per_100_words;
+    const over = `${measured.rewrites} ${measured.rewrites === 1 ? "rewrite" : "rewrites"}`;
+    lines.push(`${strength}: about ${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s per 100 words (${over})`);
+  }
+  if (!lines.length) lines.push(sentence(model.cost?.note || "Not measured yet."));
+  if (typeof model.decode_tokens_per_s === "number") lines.push(`${model.decode_tokens_per_s.toFixed(1)} tokens/s at install`);
+  return lines.flatMap((line, i) => (i ? [document.createElement("br"), line] : [line]));
+}
+
 /** One row: a radio button (off for a model whose dir is unusable), what it is, its size and speed. */
 function row(model, onChoose) {
   const tr = document.createElement("tr");
@@ -45,14 +70,13 @@ function row(model, onChoose) {
   const from = Object.assign(document.createElement("small"), {
     textContent: model.embedded ? "embedded default" : `from ${model.source}`,
   });
-  const kind = model.usable
-    ? [model.architecture, model.layers, formatParameters(model.parameters)].filter(Boolean).join(" · ")
-    : model.problem;
+  // What it is in words (the host's description), not its code names; an unusable one: why.
+  const kind = model.usable ? sentence(model.description ?? [model.architecture, model.layers].filter(Boolean).join(", ")) : sentence(model.problem ?? "");
   const cells = [
     [radio, label, from],
     [kind],
-    [formatBytes(model.size_bytes)],
-    [model.decode_tokens_per_s == null ? "—" : `${model.decode_tokens_per_s.toFixed(1)} tokens/s`],
+    [model.usable ? formatBytes(model.size_bytes) : "—"],
+    speedWords(model),
   ];
   for (const parts of cells) tr.insertCell().append(...parts);
   return tr;

@@ -2,7 +2,7 @@
 // per-site auto-rewrite list, the writing profile (profile.js) and the people a reader might suspect
 // (rivals.js).
 import { loadSettings, saveSettings } from "../settings.js";
-import { initHostSettings } from "./host-settings.js";
+import { initHostSettings, showProfilePresence } from "./host-settings.js";
 import { initModels } from "./models.js";
 import { initProfile } from "./profile.js";
 import { initRivals, renderRivals } from "./rivals.js";
@@ -75,6 +75,6 @@ async function init() {
 
 init();
 initRivals();
-initProfile({ onRivals: renderRivals });
+initProfile({ onRivals: renderRivals, onProfile: showProfilePresence });
 initHostSettings();
 initModels();

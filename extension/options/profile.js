@@ -8,6 +8,7 @@ const api = globalThis.browser ?? globalThis.chrome;
 const $ = (id) => document.getElementById(id);
 const MIN_SAMPLES = 2; // the identifiability model needs two ~250-word pieces (PROTOCOL.md profile.show)
 let onRivals = (_rivals) => {};
+let onProfile = (_profile) => {};
 
 /** A string of _locales/en/messages.json, with its $1…$9 substitutions. */
 export const t = (key, ...subs) => api.i18n.getMessage(key, subs.map(String)) || key;
@@ -38,6 +39,7 @@ function say(text, kind = "") {
 
 /** @param {import("../protocol.js").ProfileSummary|null} profile */
 export function renderProfile(profile) {
+  onProfile(profile);
   const box = $("profile-summary");
   box.replaceChildren();
   const line = (text) => box.appendChild(Object.assign(document.createElement("p"), { textContent: text }));
@@ -145,9 +147,13 @@ async function clearProfile() {
   }
 }
 
-/** @param {{onRivals?: (rivals: import("../protocol.js").RivalSummary[]|null|undefined) => void}} hooks */
+/**
+ * @param {{onRivals?: (rivals: import("../protocol.js").RivalSummary[]|null|undefined) => void,
+ *   onProfile?: (profile: import("../protocol.js").ProfileSummary|null) => void}} hooks
+ */
 export async function initProfile(hooks = {}) {
   onRivals = hooks.onRivals ?? onRivals;
+  onProfile = hooks.onProfile ?? onProfile;
   $("profile-add").addEventListener("click", () => void addSamples());
   $("profile-clear").addEventListener("click", () => void clearProfile());
   try {

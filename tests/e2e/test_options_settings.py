@@ -41,6 +41,7 @@ def options(browser: Browser, host_home: Path) -> Iterator[Page]:
     yield page
     page.close()
     assert host_request(host_home, "settings.set", {"settings": defaults()})["type"] == "result"
+    assert host_request(host_home, "profile.clear", {})["type"] == "result"  # the writing the test added
 
 
 def test_the_options_page_shows_and_sets_the_hosts_settings(
@@ -52,18 +53,35 @@ def test_the_options_page_shows_and_sets_the_hosts_settings(
     page.goto(OPTIONS)
     status = page.locator("#host-settings-status")
 
-    # What the host holds, shown.
+    # What the host holds, shown; "host default" in the Rewriting section says which strength that is.
     expect(page.locator("#host-default-strength")).to_have_value("strong", timeout=15_000)
+    expect(page.locator('#strength option[value=""]')).to_have_text("host default (strong)")
     expect(page.locator("#host-candidates")).to_have_value("5")
     expect(page.locator("#host-protected-terms")).to_have_value("Acme\nJo")
-    expect(page.locator("#host-use-profile")).to_be_checked()
     expect(page.locator("#host-threads")).to_have_value("2")
     expect(page.locator("#host-default-strength")).to_be_enabled()
+
+    # "Use my writing profile" is on in the host, but there is no profile to use: shown off, with why.
+    assert host_request(host_home, "profile.show", {})["result"]["profile"] is None
+    use_profile = page.locator("#host-use-profile")
+    expect(use_profile).not_to_be_checked()
+    expect(use_profile).to_be_disabled()
+    expect(page.locator("#host-use-profile-note")).to_have_text(
+        "no samples yet — add some in “Your writing profile” above"
+    )
+    # Some writing added on this page: the setting the host holds shows, and can be changed.
+    page.fill("#profile-sample", SAMPLE)
+    page.click("#profile-add")
+    expect(page.locator("#profile-status")).to_have_text("Learned from 1 sample.", timeout=30_000)
+    expect(use_profile).to_be_enabled()
+    expect(use_profile).to_be_checked()
+    expect(page.locator("#host-use-profile-note")).to_have_text("")
 
     # Changes sent, one key at a time, and held by the host.
     page.select_option("#host-default-strength", "light")
     expect(status).to_have_text("Saved in the host: default strength.", timeout=15_000)
     wait_for_host(host_home, "default_strength", "light")
+    expect(page.locator('#strength option[value=""]')).to_have_text("host default (light)")
 
     page.fill("#host-protected-terms", "Acme\n  Fantasma  \n\nAcme")
     page.locator("#host-protected-terms").blur()
@@ -116,3 +134,27 @@ def test_without_the_host_the_settings_section_says_how_to_install_it(browser_wi
     expect(status).to_contain_text(re.compile("not installed.*fantasma-host install"), timeout=15_000)
     expect(page.locator("#host-default-strength")).to_be_disabled()  # the fieldset is off
     page.close()
+
+
+def test_the_model_table_says_in_words_what_each_model_is_and_why_its_speed_is_unknown(
+    options: Page, host_home: Path
+) -> None:
+    """The Model section: the host's description of each model (or why it cannot be used), and its cost
+    here, or the host's reason there is none yet; no code names ("llama · 30 attention"), no bare "—"."""
+    reply = host_request(host_home, "models", {})["result"]
+    page = options
+    page.goto(OPTIONS)
+    rows = page.locator("#models-list tbody tr")
+    expect(rows).to_have_count(len(reply["models"]), timeout=15_000)
+    for model in reply["models"]:
+        row = page.locator(f'#models-list tr[data-model="{model["name"]}"]')
+        kind, speed = row.locator("td").nth(1), row.locator("td").nth(3)
+        said = model["description"] if model["usable"] else model["problem"]
+        expect(kind).to_contain_text(said[1:])  # the host's words, as a sentence (capital first)
+        expect(kind).not_to_contain_text(" · ")
+        measured = [s for s in ("medium", "strong") if model["cost"][s]]
+        if measured:
+            expect(speed).to_contain_text(f"{measured[0]}: about ")
+        else:
+            expect(speed).to_contain_text(model["cost"]["note"][1:])
+        assert speed.inner_text().strip() != "—"
