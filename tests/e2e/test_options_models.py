@@ -76,10 +76,19 @@ def test_the_options_page_chooses_the_model_and_the_hybrid_answers_in_an_editor(
         hybrid = page.locator(f'#models-list tr[data-model="{QWEN_NAME}"]')
         expect(embedded.locator("input[type=radio]")).to_be_checked()
         expect(embedded).to_contain_text("embedded default")
-        expect(embedded).to_contain_text("30 attention")
-        expect(hybrid).to_contain_text(HYBRID)
+        # What each model is, in the host's words (not "llama · 30 attention").
+        described = {
+            m["name"]: m["description"] for m in host_request(home, "models", {})["result"]["models"]
+        }
+        expect(embedded).to_contain_text("30 layers, all of them attention")
+        expect(embedded).to_contain_text(described[EMBEDDED][1:])
+        expect(hybrid).to_contain_text(described[QWEN_NAME][1:])
+        expect(hybrid).to_contain_text("6 Gated DeltaNet (linear attention) and 2 attention")
         expect(hybrid).to_contain_text(" MB")  # its size on disk
-        expect(hybrid).to_contain_text("tokens/s")  # the speed measured at install
+        expect(hybrid).to_contain_text("tokens/s at install")  # the speed measured at install
+        expect(hybrid).to_contain_text(
+            "Not measured yet: no medium or strong rewrite"
+        )  # the cost here, and why not
         expect(page.locator("#models-command")).to_have_text("fantasma setup --model Qwen/Qwen3.5-0.8B --use")
 
         # The choice takes effect at once: the host's own hello says so.
