@@ -511,7 +511,10 @@ const percent = (share) => `${Math.round(share * 100)}%`;
 function shadedText(doc, text, marks, sentences) {
   const body = el(doc, "div", { className: "text" });
   const most = Math.max(0, ...sentences.map((s) => s.share));
-  const cuts = [...new Set([0, text.length, ...sentences.flatMap((s) => [s.start, s.end]), ...marks.flatMap((m) => [m.start, m.end])])]
+  // A mark is never split: a sentence edge inside one moves to the mark's end.
+  const inMark = (c) => marks.some((m) => m.start < c && c < m.end);
+  const edges = sentences.flatMap((s) => [s.start, s.end]).filter((c) => !inMark(c));
+  const cuts = [...new Set([0, text.length, ...edges, ...marks.flatMap((m) => [m.start, m.end])])]
     .filter((c) => c >= 0 && c <= text.length)
     .sort((a, b) => a - b);
   let holder = body;
@@ -603,7 +606,7 @@ fantasma.showMarkers = function showMarkers(field, text, findings, report = {}) 
   for (const f of ordered) {
     const family = el(doc, "span", { className: "family", textContent: f.label ?? f.family ?? "" });
     const why = f.evidence ?? f.reason ?? f.message ?? "";
-    list.append(el(doc, "li", {}, [family, why ? ` — ${why}` : ""]));
+    list.append(el(doc, "li", { className: "habit" }, [family, why ? ` — ${why}` : ""]));
   }
   panel.append(list);
   const dismiss = el(doc, "button", { textContent: fantasma.t("dismiss") });

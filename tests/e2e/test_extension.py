@@ -160,8 +160,15 @@ def test_marker_overlay_shows_each_marker_with_reason(
     elements = overlay["elements"]
     reasons = [f.get("evidence") or f.get("reason") or f.get("message") for f in findings]
     assert all(reasons), findings  # the host says why each one is a marker
-    # The list: one item per finding, in the host's order, naming its marker and its reason.
-    items = [e["text"] for e in elements if e["tag"] == "li"]
+
+    # The list: one item per finding, in reading order (a finding by its first place in the text, those
+    # that mark none last), naming its marker and its reason; the marks carry the same numbers.
+    def first(f: dict) -> float:
+        return min((s["start"] for s in f.get("spans") or [] if s["end"] > s["start"]), default=float("inf"))
+
+    findings = sorted(findings, key=first)
+    reasons = [f.get("evidence") or f.get("reason") or f.get("message") for f in findings]
+    items = [e["text"] for e in elements if e["tag"] == "li" and e["attrs"].get("class") == "habit"]
     assert len(items) == len(findings), items
     for item, finding, reason in zip(items, findings, reasons, strict=True):
         assert finding["label"] in item and reason in item, (item, finding)

@@ -472,7 +472,7 @@ def test_page_cannot_read_plant_or_press_the_in_page_ui(
     ui.wait_for("markers")
     readable = page.evaluate("window.readable()")
     assert not any(e and e in readable for e in evidence)
-    assert "Style markers" not in readable
+    assert "Style habits" not in readable
 
 
 def test_identifiability_figure_is_shown_next_to_the_field_after_a_rewrite(
