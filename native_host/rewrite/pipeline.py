@@ -122,6 +122,7 @@ class _Run:
     notes: list[str] = field(default_factory=list)  # said in `reason` next to the outcome
     neutral: str = ""  # the text after the first neutralize
     report_before: Any = None
+    profile: Any = None  # style.Profile the markers before were counted with; the markers after use it too
 
     def stopped(self) -> RewriteResult | None:
         """A cancel before any part was rewritten: the text unchanged, at once (a long text's final
@@ -155,7 +156,9 @@ class _Run:
         options, neutral = self.options, self.neutral
         t = time.perf_counter()
         final, _ = style.neutralize(body, options.neutral_target, options.protected_terms)
-        report_after = style.analyze(final)
+        # The same profile as the markers before: the card's "N left" and the markers panel on the
+        # result (an `analyze` with the profile) count the same habits.
+        report_after = style.analyze(final, self.profile)
         scored = [(o.similarity, max(1, guards.word_count(o.source))) for o in outcomes if o.path == "llm"]
         pairs = [(s, w) for s, w in scored if s is not None]
         similarity = sum(s * w for s, w in pairs) / sum(w for _, w in pairs) if pairs else None
@@ -206,7 +209,8 @@ def rewrite(
     progress, timings = run.progress, run.timings
 
     progress("analyze", 0.0, "finding the markers in the text")
-    run.report_before = style.analyze(text, _load_profile() if options.use_profile else None)
+    run.profile = _load_profile() if options.use_profile else None
+    run.report_before = style.analyze(text, run.profile)
     if early := run.stopped():
         return early
     try:  # a cancel stops a long text's first neutralize between steps; stopped() below answers

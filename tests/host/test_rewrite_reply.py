@@ -52,3 +52,20 @@ def test_pipeline_reply_reports_marker_summaries(isolated_home):
             assert_marker_summary(result[key])
         assert result["markers_before"] == expected_summary(SAMPLE)
         assert host.close() == 0
+
+
+def test_markers_after_count_what_analyze_of_the_result_counts_with_a_profile(isolated_home):
+    """The card's "N habits left" (markers_after) and the markers panel on the rewritten text (`analyze`,
+    which reads the profile) count the same habits: the markers after are counted with the profile too,
+    so a habitual phrase the rewrite left is in both."""
+    habitual = "At the end of the day, I reckon the plan holds up. At the end of the day we ship it. "
+    text = "At the end of the day, the colour is fine!!! I reckon the plan holds up, mate."
+    with HostProcess() as host:
+        host.result("profile.add", {"text": habitual * 6})
+        result = host.result("rewrite", {"text": text, "options": {"strength": "light"}}, timeout=90)
+        after = host.result("analyze", {"text": result["text"]}, timeout=90)
+        assert any(f["marker"] == "phrases.habitual" for f in after["findings"]), after["findings"]
+        habits = sum(max(1, len(f["spans"])) for f in after["findings"])
+        assert result["markers_after"]["count"] == habits, (result["markers_after"], after["findings"])
+        assert result["markers_after"]["families"].get("phrases"), result["markers_after"]
+        assert host.close() == 0
