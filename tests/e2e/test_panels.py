@@ -117,12 +117,16 @@ def test_firefox_markers_panel_goes_and_the_send_button_stays_uncovered(
         return ff.bidi.evaluate(ff.page, expression)
 
     command(ff, "show-markers")
-    ff.wait_ui("British", "markers")
+    panel = ff.wait_ui("British", "markers")
     assert covered(evaluate) == [], "the markers panel covers the form"
+    # The same panel as in Chromium: titled by what it shows, sentences shaded with their share in words.
+    assert "Style habits in this text: " in panel and "(!!)" not in panel, panel
+    assert "of what identifies this text" in panel and "The sentences that give most away:" in panel, panel
 
     command(ff, "anonymize-field")
     ff.bidi.wait_for(ff.page, f"document.querySelector('#field').value === {json.dumps(light)}", timeout=30)
-    ff.wait_ui("identifiability", "figure")
+    card = ff.wait_ui("identifiability", "figure")
+    assert "What changed (" in card and "Undo" in card, card
     assert ff.ui_texts("markers") == [], "the markers panel still lists the old text's markers"
     assert len(ff.ui_texts()) == 1, f"boxes stacked: {ff.ui_texts()}"
     assert covered(evaluate) == [], "the identifiability card covers the form"
