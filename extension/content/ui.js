@@ -30,7 +30,7 @@ li .family { color: #5846b4; font-weight: 600; }
 .card .row { margin-top: 4px; }
 code { font: 12px ui-monospace, monospace; background: #f1effa; padding: 0 3px; border-radius: 3px; }
 .card details { margin: 0 0 4px; } .card summary { cursor: pointer; color: #3d2f8f; }
-.changes li { margin: 2px 0; } .changes del { color: #8a1f11; } .changes ins { color: #135e2a; text-decoration: none; }
+.changes { max-height: 30vh; overflow: auto; } .changes li { margin: 2px 0; } .changes del { color: #8a1f11; } .changes ins { color: #135e2a; text-decoration: none; }
 .changes button { margin-left: 6px; padding: 0 6px; font-size: 12px; }
 .standing { margin: 0 0 6px; } .sentence { border-radius: 2px; }
 .top { margin: 0 0 8px; } .top li .share { color: #6b2020; font-weight: 600; }
