@@ -608,6 +608,7 @@ fantasma.showMarkers = function showMarkers(field, text, findings, report = {}) 
     const why = f.evidence ?? f.reason ?? f.message ?? "";
     list.append(el(doc, "li", { className: "habit" }, [family, why ? ` — ${why}` : ""]));
   }
+  if (ordered.length) panel.append(el(doc, "p", {}, [el(doc, "b", { textContent: fantasma.t("habitsList") })]));
   panel.append(list);
   const dismiss = el(doc, "button", { textContent: fantasma.t("dismiss") });
   onUserClick(dismiss, () => uiClose(doc, panel));
