@@ -62,10 +62,11 @@ def model_sampling(config: dict[str, Any]) -> ModelSampling | None:
         sources.append("generation_config.json")
     if not settings:
         return None
+    # keys neither sets: transformers' GenerationConfig defaults, as a generation_config.json means them
     return ModelSampling(
         temperature=float(settings.get("temperature", 1.0)),
         top_p=float(settings.get("top_p", 1.0)),
-        top_k=int(settings.get("top_k", 0)),
+        top_k=int(settings.get("top_k", 50)),
         presence_penalty=float(settings.get("presence_penalty", 0.0)),
         repetition_penalty=float(settings.get("repetition_penalty", 1.0)),
         greedy_ok=not (row or {}).get("warns_against_greedy", False),

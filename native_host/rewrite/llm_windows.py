@@ -291,21 +291,21 @@ def window_messages(engine: Any, source: str, marker_families: list[str], keep: 
     return prompt.build_messages(source, marker_families, keep, model_class(engine).restructures)
 
 
-# Two final user messages that differ from their first character on: the prompts they end share exactly
-# the tokens every window's prompt shares.
-PREFIX_PROBES = ("Probe A", "Other probe B")
+# Two window prompts that differ only in the final user message, and there first in the markers named
+# ("Remove: slang ..." / "Remove: unusual punctuation ..."), which no window's prompt shares beyond
+# "Remove:": their common tokens are exactly the tokens every window's prompt starts with.
+PREFIX_PROBES = (("Probe text one.", ("slang",)), ("Other probe text.", ("punctuation",)))
 
 
 def shared_prefix_ids(engine: Any, restructure: bool) -> list[int]:
-    """The tokens every window's prompt starts with: the longest common token prefix of two real prompts
-    (the fixed instruction and example, then a final user message) that differ only in that message.
-    Taken from whole renderings, never from the fixed messages rendered apart: a template may render a
-    message differently by what follows it (Qwen3.5 writes `<think>\n\n</think>\n\n` into an assistant
-    turn only after the last user message), and a tokenizer may merge tokens across a message's end."""
-    fixed = prompt.prefix_messages(restructure)
+    """The tokens every window's prompt starts with: the longest common token prefix of two real window
+    prompts (PREFIX_PROBES). Taken from whole renderings, never from the fixed messages rendered apart: a
+    template may render a message differently by what follows it (Qwen3.5 writes
+    `<think>\n\n</think>\n\n` into an assistant turn only after the last user message), and a tokenizer
+    may merge tokens across a message's end."""
     prompts = [
-        engine.encode(engine.render_chat([*fixed, {"role": "user", "content": probe}]))
-        for probe in PREFIX_PROBES
+        engine.encode(engine.render_chat(prompt.build_messages(window, families, (), restructure)))
+        for window, families in PREFIX_PROBES
     ]
     shared = 0
     for a, b in zip(*prompts, strict=False):
