@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from export.hub import git_blob_sha1
-from tests.models.checkpoints import fantasma
+from tests.models.checkpoints import QWEN_SHARD, fantasma
 from tests.models.test_install import by_name, models_json, one_line_failure
 
 pytestmark = pytest.mark.slow
@@ -101,14 +101,14 @@ def test_a_damaged_download_is_refused(models_home, hub_cache, tmp_path, damage)
     cache = tmp_path / "hub"
     shutil.copytree(hub_cache, cache, symlinks=True)
     storage = cache / f"models--{REPO_ID.replace('/', '--')}"
-    weights = blob_of(storage, "model.safetensors")
+    weights = blob_of(storage, QWEN_SHARD)  # the hub layout's one indexed shard
     data = weights.read_bytes()
     if damage == "truncated":  # a download cut short
         weights.write_bytes(data[: len(data) // 3])
-        needles = ["model.safetensors is truncated", f"of {len(data):,} bytes"]
+        needles = [f"{QWEN_SHARD} is truncated", f"of {len(data):,} bytes"]
     elif damage == "corrupt":  # the right size, one byte wrong
         weights.write_bytes(data[:-1] + bytes([data[-1] ^ 0xFF]))
-        needles = ["model.safetensors is corrupt", "sha256"]
+        needles = [f"{QWEN_SHARD} is corrupt", "sha256"]
     else:  # a file the listing names is not in the snapshot
         (storage / "snapshots" / COMMIT / "tokenizer.json").unlink()
         needles = ["is incomplete", "HF_HUB_OFFLINE is set"]
