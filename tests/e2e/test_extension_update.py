@@ -229,6 +229,10 @@ class UpdatedFirefox(FirefoxSession):
         while any(c["context"] == self.extension_page for c in self.bidi.send("browsingContext.getTree", {})["contexts"]):
             assert time.monotonic() < deadline, "the options page stayed open: the add-on did not reload"
             time.sleep(0.1)
+        policy = f"WebExtensionPolicy.getByID({json.dumps(GECKO_ID)})"
+        while not self.chrome_eval(f"!!{policy}?.active"):
+            assert time.monotonic() < deadline, "the add-on did not come back after its reload"
+            time.sleep(0.1)
         self.chrome_eval(
             f"""gBrowser.addTab(WebExtensionPolicy.getByID({json.dumps(GECKO_ID)}).getURL("options/options.html"),
                  {{ triggeringPrincipal: Services.scriptSecurityManager.getSystemPrincipal() }}) && true"""
@@ -236,6 +240,9 @@ class UpdatedFirefox(FirefoxSession):
         self.extension_page = self._wait_for_context("moz-extension://")
         self._wait_for_extension_api(self.extension_page)
         self.bidi.send("browsingContext.activate", {"context": self.page})
+        # The page's tab in front and its document focused, as the user's own tab would be (the shortcut
+        # acts in the frame whose document has the focus).
+        self.chrome_eval("gBrowser.selectedBrowser.focus() ?? true")
 
     def set_settings(self, **settings: object) -> None:
         self.extension_eval(
@@ -243,13 +250,16 @@ class UpdatedFirefox(FirefoxSession):
         )
 
     def shortcut(self, command: str) -> None:
-        """The command's key as Firefox's window binds it (a XUL <key>, the element a real key press
-        fires): BiDi's keys reach only the page, never the browser's shortcuts."""
-        assert self.chrome_eval(
-            f"""(() => {{ const key = [...document.querySelectorAll("key")].find((k) =>
-                   k.id.includes("fantasma") && k.id.endsWith({json.dumps(command)}));
+        """Fires the command's key as Firefox bound it in the window (a XUL <key> in the add-on's keyset,
+        which a real key press fires): BiDi's keys reach only the page, never the browser's shortcuts."""
+        letter = manifest_binding(command).split("+")[-1]
+        assert len(letter) == 1, f"{command}: a letter key is expected, not {letter!r}"
+        fired = self.chrome_eval(
+            f"""(() => {{ const key = [...document.querySelectorAll('keyset[id*="fantasma"] key')]
+                   .find((k) => k.getAttribute("key") === {json.dumps(letter)});
                  if (!key) return false; key.doCommand(); return true; }})()"""
-        ), f"Firefox bound no key for {command}"
+        )
+        assert fired, f"Firefox bound no key for {command}"
 
     def value(self) -> str:
         return self.bidi.evaluate(self.page, "document.querySelector('#field').value")
