@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, Playwright, expect
+from playwright.sync_api import Playwright, expect
 
 from .bidi import Firefox
 from .harness import EXTENSION_ID, GECKO_ID, SAMPLE, PageUi, launch, register_host, service_worker
@@ -69,7 +69,9 @@ class UpdatedChromium(HeadedChromium):
             time.sleep(0.1)
 
     def set_settings(self, **settings: object) -> None:
-        self.sw.evaluate("(s) => chrome.storage.local.clear().then(() => chrome.storage.local.set(s))", settings)
+        self.sw.evaluate(
+            "(s) => chrome.storage.local.clear().then(() => chrome.storage.local.set(s))", settings
+        )
 
     def jobs(self) -> int:
         return int(self.sw.evaluate("fantasmaBackground.stats.jobs"))
@@ -223,10 +225,17 @@ class UpdatedFirefox(FirefoxSession):
         """`browser.runtime.reload()` from the options page (which closes), then the options page again."""
         self.bidi.send(
             "script.evaluate",
-            {"expression": "browser.runtime.reload()", "target": {"context": self.extension_page}, "awaitPromise": False},
+            {
+                "expression": "browser.runtime.reload()",
+                "target": {"context": self.extension_page},
+                "awaitPromise": False,
+            },
         )
         deadline = time.monotonic() + 15
-        while any(c["context"] == self.extension_page for c in self.bidi.send("browsingContext.getTree", {})["contexts"]):
+        while any(
+            c["context"] == self.extension_page
+            for c in self.bidi.send("browsingContext.getTree", {})["contexts"]
+        ):
             assert time.monotonic() < deadline, "the options page stayed open: the add-on did not reload"
             time.sleep(0.1)
         policy = f"WebExtensionPolicy.getByID({json.dumps(GECKO_ID)})"
@@ -272,7 +281,9 @@ class UpdatedFirefox(FirefoxSession):
 
 
 @pytest.fixture(scope="module")
-def firefox(tmp_path_factory: pytest.TempPathFactory, host_home: Path) -> Iterator[tuple[UpdatedFirefox, Path]]:
+def firefox(
+    tmp_path_factory: pytest.TempPathFactory, host_home: Path
+) -> Iterator[tuple[UpdatedFirefox, Path]]:
     if not Path(FIREFOX).exists():
         pytest.fail("firefox-esr is missing: run scripts/install-system-deps.sh (make test-install does)")
     home = tmp_path_factory.mktemp("firefox_update_home")
@@ -333,13 +344,15 @@ def test_firefox_send_in_a_tab_open_before_the_reload_posts_only_the_rewrite(
     try:
         ff.bidi.navigate(ff.page, server.url("chat.html"))
         x, y = ff.bidi.evaluate(
-            ff.page, "(() => { const r = document.querySelector('#field').getBoundingClientRect(); return [r.x + 10, r.y + 10]; })()"
+            ff.page,
+            "(() => { const r = document.querySelector('#field').getBoundingClientRect(); return [r.x + 10, r.y + 10]; })()",
         )
         ff.click_at(x, y)
         ff.type_text(SAMPLE)
         ff.reload_extension()
         x, y = ff.bidi.evaluate(
-            ff.page, "(() => { const r = document.querySelector('#send').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()"
+            ff.page,
+            "(() => { const r = document.querySelector('#send').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()",
         )
         ff.click_at(x, y)
         assert wait_posts(server, 1, timeout=30) == [{"message": light}]
