@@ -23,8 +23,11 @@ const MENU_SUSPECTS_PAGE = "fantasma-suspects-page";
 const SUSPECT_SCOPES = { [MENU_SUSPECTS_SELECTION]: "selection", [MENU_SUSPECTS_PAGE]: "page" };
 const MENU_KINDS = { [MENU_ANONYMIZE]: "anonymize", [MENU_MARKERS]: "markers", [MENU_COMPOSE]: "compose" };
 const COMMAND_KINDS = { "anonymize-field": "anonymize", "show-markers": "markers", "open-composer": "compose" };
-/** Counts of work started, read by the e2e tests (a page must never start host work on its own). */
-const stats = { jobs: 0, composers: 0 };
+/**
+ * Counts of work started, read by the e2e tests (a page must never start host work on its own), and the
+ * last notification shown (the tests cannot read a system notification's words).
+ */
+const stats = { jobs: 0, composers: 0, lastNotification: null };
 
 // ---- menus and commands ------------------------------------------------------------------------
 
@@ -270,6 +273,7 @@ function setBadge(tabId, text, color = "#5846b4") {
 }
 
 function showNotification(title, message) {
+  stats.lastNotification = { title, message };
   api.notifications
     .create({ type: "basic", iconUrl: api.runtime.getURL("icons/icon128.png"), title, message })
     .catch((err) => console.warn("fantasma: notification failed", err));

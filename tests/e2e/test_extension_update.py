@@ -30,6 +30,7 @@ pytestmark = pytest.mark.e2e
 
 HOST_WAIT_S = 40  # how long the slow launcher keeps a job in flight (the test reloads long before)
 CUT_OFF_WORDS = "updated or restarted while it worked"  # extensionReloaded (extension/_locales)
+CLOSED_WORDS = "browsers keep extensions out of their own pages"  # pageClosedToExtensions
 HELD_WORDS = "still runs its old copy"  # extensionReloadedSend
 
 
@@ -217,6 +218,22 @@ def test_chromium_send_in_a_tab_open_before_the_reload_is_held_never_the_origina
         browser.set_settings(strength="light")
 
 
+def test_chromium_shortcut_on_a_browser_page_says_no_extension_may_work_there(
+    chromium: tuple[UpdatedChromium, Path],
+) -> None:
+    browser, _ = chromium
+    page = browser.page
+    page.goto("chrome://version")
+    browser.sw.evaluate("fantasmaBackground.stats.lastNotification = null")
+    browser.display.focus(browser.window)
+    browser.display.key(xdotool_keys(manifest_binding("anonymize-field")))
+    deadline = time.monotonic() + 15
+    while not (notice := browser.sw.evaluate("fantasmaBackground.stats.lastNotification")):
+        assert time.monotonic() < deadline, "the shortcut on a browser page said nothing"
+        time.sleep(0.1)
+    assert CLOSED_WORDS in notice["message"], notice
+
+
 # ---- Firefox ESR ------------------------------------------------------------------------------------
 
 
@@ -360,3 +377,21 @@ def test_firefox_send_in_a_tab_open_before_the_reload_posts_only_the_rewrite(
         assert server.posts == [{"message": light}]
     finally:
         ff.set_settings(strength="light")
+
+
+def test_firefox_shortcut_on_an_about_page_says_no_extension_may_work_there(
+    firefox: tuple[UpdatedFirefox, Path],
+) -> None:
+    ff, _ = firefox
+    last = "browser.runtime.getBackgroundPage().then((bg) => bg.fantasmaBackground.stats.lastNotification)"
+    ff.extension_eval(
+        "browser.runtime.getBackgroundPage().then((bg) => (bg.fantasmaBackground.stats.lastNotification = null) ?? true)"
+    )
+    ff.bidi.navigate(ff.page, "about:robots")
+    ff.chrome_eval("gBrowser.selectedBrowser.focus() ?? true")
+    ff.shortcut("anonymize-field")
+    deadline = time.monotonic() + 15
+    while not (notice := ff.extension_eval(last)):
+        assert time.monotonic() < deadline, "the shortcut on an about: page said nothing"
+        time.sleep(0.1)
+    assert CLOSED_WORDS in notice["message"], notice
