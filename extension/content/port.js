@@ -33,8 +33,8 @@ fantasma.runJob = function runJob(request, onProgress, signal) {
       clearInterval(cutOffWatch);
       fn(value);
     };
-    // An update or reload of the extension ends the job without a word to this page in Chromium (the
-    // port's onDisconnect does not reach a cut-off copy): the runtime losing its id says it.
+    // A backstop for the port's own disconnect: however the job's end reaches (or fails to reach) this
+    // page, a runtime without its id means the extension was updated or reloaded under it.
     const cutOffWatch = setInterval(() => {
       if (runtime?.id) return;
       settle(reject, reloadedError());
