@@ -186,6 +186,29 @@ def test_chromium_shortcut_and_menu_work_in_a_tab_open_before_the_reload(
     expect(page.locator("#field")).to_have_value(light, timeout=30_000)
 
 
+def test_chromium_composer_inserts_into_a_tab_open_before_the_reload(
+    chromium: tuple[UpdatedChromium, Path], server: PageServer, light: str
+) -> None:
+    """The composer's shortcut puts the scripts in; its Insert reaches the field through them."""
+    browser, _ = chromium
+    page = browser.page
+    page.goto(server.url("textarea.html"))
+    browser.reload_extension()
+    browser.click_into("#field")
+    expect(page.locator("#field")).to_be_focused()
+    with browser.context.expect_page(timeout=30_000) as opened:
+        browser.display.key(xdotool_keys(manifest_binding("open-composer")))
+    composer = opened.value
+    composer.wait_for_load_state()
+    assert composer.url.startswith(f"chrome-extension://{EXTENSION_ID}/composer/composer.html")
+    composer.locator("#draft").fill(SAMPLE)
+    composer.click("#rewrite")
+    expect(composer.locator("#rewritten")).to_have_text(light, timeout=30_000)
+    with composer.expect_event("close"):
+        composer.click("#insert")
+    expect(page.locator("#field")).to_have_value(light)
+
+
 def test_chromium_send_in_a_tab_open_before_the_reload_is_held_never_the_original(
     chromium: tuple[UpdatedChromium, Path], server: PageServer, light: str
 ) -> None:
