@@ -23,8 +23,11 @@ const MENU_SUSPECTS_PAGE = "fantasma-suspects-page";
 const SUSPECT_SCOPES = { [MENU_SUSPECTS_SELECTION]: "selection", [MENU_SUSPECTS_PAGE]: "page" };
 const MENU_KINDS = { [MENU_ANONYMIZE]: "anonymize", [MENU_MARKERS]: "markers", [MENU_COMPOSE]: "compose" };
 const COMMAND_KINDS = { "anonymize-field": "anonymize", "show-markers": "markers", "open-composer": "compose" };
-/** Counts of work started, read by the e2e tests (a page must never start host work on its own). */
-const stats = { jobs: 0, composers: 0 };
+/**
+ * Counts of work started, read by the e2e tests (a page must never start host work on its own), and the
+ * last notification shown (the tests cannot read a system notification's words).
+ */
+const stats = { jobs: 0, composers: 0, lastNotification: null };
 
 // ---- menus and commands ------------------------------------------------------------------------
 
@@ -60,11 +63,65 @@ export async function handleCommand(command, tab) {
 
 async function sendToTab(tabId, message, options = {}) {
   try {
-    await api.tabs.sendMessage(tabId, message, options);
-  } catch (err) {
-    // No content script there (browser pages, the web store): nothing we may edit.
-    notify(extensionError("no_field", "Fantasma cannot edit fields on this page."));
+    await messageTab(tabId, message, options);
+  } catch (error) {
+    notify(error);
   }
+}
+
+// ---- content scripts in tabs that were open before an update -------------------------------------
+
+/**
+ * Sends `message` to the tab's content scripts (one frame with `options.frameId`, else every frame).
+ * Where no content script answers, the tab was open before the extension was installed, updated or
+ * reloaded (the browser cut its scripts off and Chromium does not put new ones in), so the scripts are
+ * injected into it first: the user's gesture (menu, shortcut) lends this tab to the extension
+ * (`activeTab`), no host permission needed. Rejects with `page_closed` where the browser lets no
+ * extension in (its own pages, extension stores).
+ */
+export async function messageTab(tabId, message, options = {}) {
+  try {
+    return await api.tabs.sendMessage(tabId, message, options);
+  } catch {
+    // "Receiving end does not exist": no content script in that tab (or frame) yet
+  }
+  try {
+    await injectContentScripts(tabId, options.frameId);
+    return await api.tabs.sendMessage(tabId, message, options);
+  } catch (error) {
+    console.warn("fantasma: no content script in the tab", error);
+    throw extensionError("page_closed", api.i18n.getMessage("pageClosedToExtensions"));
+  }
+}
+
+const CONTENT_SCRIPTS = api.runtime.getManifest().content_scripts[0].js;
+/** Tab id → the injection under way there: two gestures at once wait for the same one. */
+const injecting = new Map();
+
+/**
+ * Injects the manifest's content scripts into the tab's frames (`frameId`: that frame only) that do
+ * not have them yet. Each frame is claimed first (`claimFrame`, in the content scripts' own world), so a
+ * frame never gets them twice. @returns {Promise<number>} how many frames got them
+ */
+export function injectContentScripts(tabId, frameId) {
+  const previous = injecting.get(tabId) ?? Promise.resolve();
+  const run = previous.catch(() => {}).then(async () => {
+    const target = frameId == null ? { tabId, allFrames: true } : { tabId, frameIds: [frameId] };
+    const claims = await api.scripting.executeScript({ target, func: claimFrame });
+    const frameIds = claims.filter((claim) => claim.result === true).map((claim) => claim.frameId);
+    if (frameIds.length) await api.scripting.executeScript({ target: { tabId, frameIds }, files: CONTENT_SCRIPTS });
+    return frameIds.length;
+  });
+  injecting.set(tabId, run);
+  run.finally(() => injecting.get(tabId) === run && injecting.delete(tabId)).catch(() => {});
+  return run;
+}
+
+/** Runs in a frame before the scripts: true if this frame has none yet (namespace.js sets the flag too). */
+function claimFrame() {
+  if (globalThis.fantasmaContentScripts) return false;
+  globalThis.fantasmaContentScripts = true;
+  return true;
 }
 
 // ---- other people's writing: the people a reader might suspect ------------------------------------
@@ -95,7 +152,7 @@ export async function addSuspects(scope, info, tab) {
   };
   let collected;
   try {
-    collected = await api.tabs.sendMessage(tab.id, { kind: "collect-writing", scope }, { frameId: info.frameId ?? 0 });
+    collected = await messageTab(tab.id, { kind: "collect-writing", scope }, { frameId: info.frameId ?? 0 });
   } catch {
     return say(api.i18n.getMessage("suspectsNoPage"));
   }
@@ -216,6 +273,7 @@ function setBadge(tabId, text, color = "#5846b4") {
 }
 
 function showNotification(title, message) {
+  stats.lastNotification = { title, message };
   api.notifications
     .create({ type: "basic", iconUrl: api.runtime.getURL("icons/icon128.png"), title, message })
     .catch((err) => console.warn("fantasma: notification failed", err));
@@ -295,4 +353,4 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
 });
 
 // The e2e tests call the same handlers the menu and the shortcut call (menus cannot be clicked headless).
-globalThis.fantasmaBackground = { handleMenuClick, handleCommand, host, stats, runJob, addSuspects };
+globalThis.fantasmaBackground = { handleMenuClick, handleCommand, host, stats, runJob, addSuspects, injectContentScripts };

@@ -167,6 +167,10 @@ export const EXTENSION_ERRORS = Object.freeze({
   timeout: "The Fantasma host did not answer in time.",
   edit_failed: "The field could not be edited; it was left as it was.",
   no_field: "Click into a text field first.",
+  // The browser lets no extension into this page (its own pages, extension stores): background.js messageTab.
+  page_closed: "Fantasma cannot work on this page.",
+  // This page's content scripts were cut off by an update or reload of the extension (port.js).
+  extension_reloaded: "Fantasma was updated or restarted while it worked: your text is as you typed it.",
 });
 
 /**

@@ -384,6 +384,7 @@ async function runHeldSend(plan) {
 
 /** Rewrites every field (each verified by replaceText), then sends; on failure blocks and explains. */
 async function rewriteThenSend(plan) {
+  if (!fantasma.alive()) return holdCutOff(plan);
   const state = shared();
   state.busy = true;
   try {
@@ -402,6 +403,19 @@ async function rewriteThenSend(plan) {
     state.busy = false;
   }
   plan.send();
+}
+
+/**
+ * The extension was updated or reloaded under this page: this copy of the scripts can start no rewrite,
+ * so the send stays held and the user is told what to do (docs/decisions.md). Once a newer copy is in
+ * the page (the menu or the shortcut puts it there), this one steps aside (main.js) and the newer one
+ * holds and rewrites the next send.
+ */
+function holdCutOff(plan) {
+  fantasma.showMessage(plan.fields[0] ?? plan.anchor, {
+    text: fantasma.t("extensionReloadedSend"),
+    actions: [{ label: fantasma.t("sendOriginal"), run: () => sendAsIs(plan) }],
+  });
 }
 
 /** The user chose to send what the fields hold now. */
@@ -624,11 +638,18 @@ function onFocusIn(event) {
   if (event.isTrusted && fantasma.editableRoot(event.composedPath()[0])) shared().lastFrameFocus = null;
 }
 
-window.addEventListener("keydown", onKeydown, true);
-window.addEventListener("keyup", onKeyup, true);
-for (const type of PRESS_EVENTS) window.addEventListener(type, onPress, true);
-window.addEventListener("click", onClick, true);
-window.addEventListener("submit", onSubmit, true);
-window.addEventListener("input", onInput, true);
-window.addEventListener("blur", onWindowBlur, true);
-window.addEventListener("focusin", onFocusIn, true);
+const LISTENERS = [
+  ["keydown", onKeydown],
+  ["keyup", onKeyup],
+  ...PRESS_EVENTS.map((type) => [type, onPress]),
+  ["click", onClick],
+  ["submit", onSubmit],
+  ["input", onInput],
+  ["blur", onWindowBlur],
+  ["focusin", onFocusIn],
+];
+for (const [type, listener] of LISTENERS) window.addEventListener(type, listener, true);
+// A newer copy took the page over: it holds the sends from now on (ours run first and would hide them).
+fantasma.retirements.push(() => {
+  for (const [type, listener] of LISTENERS) window.removeEventListener(type, listener, true);
+});

@@ -95,3 +95,22 @@ function fieldLabel(field) {
     "";
   return `${label.trim().slice(0, 60)} — ${location.hostname}`.replace(/^ — /, "");
 }
+
+// ---- after an update: one copy of the scripts per page -------------------------------------------
+
+/**
+ * An update or a reload of the extension cuts off the copy of these scripts already in the page; the
+ * background injects a new copy on the user's next gesture (Firefox puts one in by itself). The new copy
+ * announces itself with this event: a cut-off copy (Chromium keeps it running) takes away its listeners
+ * and its boxes. Pages can send the event too; a live copy ignores it, a cut-off one only steps aside.
+ */
+const TAKEOVER_EVENT = "fantasma-scripts-replaced";
+window.addEventListener(TAKEOVER_EVENT, () => {
+  if (!fantasma.alive()) fantasma.retire();
+});
+window.dispatchEvent(new Event(TAKEOVER_EVENT));
+// Boxes a stopped copy left behind (Firefox): gone; a rewrite that was under way is explained.
+if (fantasma.removeStaleUi(document).includes("indicator")) {
+  const field = fantasma.focusedEditable(document);
+  if (field) fantasma.showMessage(field, { text: fantasma.t("extensionReloaded") });
+}

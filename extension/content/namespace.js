@@ -7,6 +7,33 @@ globalThis.fantasma = globalThis.fantasma ?? {
   editors: [],
   api: globalThis.browser ?? globalThis.chrome,
 };
+// This frame has the scripts: the background's injection into tabs open before an update skips it
+// (background.js, claimFrame).
+globalThis.fantasmaContentScripts = true;
+
+/**
+ * False once the extension was updated, reloaded or removed under this page: this copy of the scripts
+ * is cut off from the background (Chromium keeps it running; Firefox stops it) and can start no job.
+ */
+fantasma.alive = function alive() {
+  try {
+    return !!fantasma.api.runtime?.id;
+  } catch {
+    return false;
+  }
+};
+
+/** What a cut-off copy undoes when a newer copy takes the page over (main.js): listeners, UI. */
+fantasma.retirements = [];
+fantasma.retire = function retire() {
+  for (const undo of fantasma.retirements.splice(0)) {
+    try {
+      undo();
+    } catch (error) {
+      console.warn("fantasma: retiring", error);
+    }
+  }
+};
 
 /** Text of a field as the user sees it: the value of inputs, the lines of rich editors. */
 fantasma.readField = function readField(field) {

@@ -5,6 +5,10 @@
 
 globalThis.fantasma ??= {};
 
+/** How often a waiting job (and ui.js, a shown box) checks that the extension is still there. */
+const CUT_OFF_CHECK_MS = 1000;
+const DISCONNECT_GRACE_MS = 1000;
+
 /**
  * @param {{kind: "rewrite"|"analyze", text: string}} request
  * @param {(progress: object) => void} [onProgress]
@@ -12,14 +16,38 @@ globalThis.fantasma ??= {};
  * @returns {Promise<object>} the host's result; rejects with {code, message} ({code: "cancelled"} on abort)
  */
 fantasma.runJob = function runJob(request, onProgress, signal) {
+  const runtime = (globalThis.browser ?? globalThis.chrome).runtime;
   return new Promise((resolve, reject) => {
-    const port = (globalThis.browser ?? globalThis.chrome).runtime.connect({ name: "job" });
+    let port;
+    try {
+      port = runtime.connect({ name: "job" });
+    } catch {
+      // "Extension context invalidated": this copy of the scripts was cut off by an update
+      reject(reloadedError());
+      return;
+    }
     let settled = false;
-    signal?.addEventListener("abort", () => {
+    const settle = (fn, value) => {
       if (settled) return;
       settled = true;
+      clearInterval(cutOffWatch);
+      fn(value);
+    };
+    // A backstop for the port's own disconnect: however the job's end reaches (or fails to reach) this
+    // page, a runtime without its id means the extension was updated or reloaded under it.
+    const cutOffWatch = setInterval(() => {
+      if (runtime?.id) return;
+      settle(reject, reloadedError());
+      try {
+        port.disconnect();
+      } catch {
+        // already gone with the extension
+      }
+    }, CUT_OFF_CHECK_MS);
+    signal?.addEventListener("abort", () => {
+      if (settled) return;
+      settle(reject, { code: "cancelled", message: "Cancelled; the text is as it was." });
       port.disconnect();
-      reject({ code: "cancelled", message: "Cancelled; the text is as it was." });
     });
     port.onMessage.addListener((message) => {
       if (settled) return;
@@ -27,14 +55,24 @@ fantasma.runJob = function runJob(request, onProgress, signal) {
         onProgress?.(message.progress);
         return;
       }
-      settled = true;
+      if (message.kind === "result") settle(resolve, message.result);
+      else settle(reject, message.error);
       port.disconnect();
-      if (message.kind === "result") resolve(message.result);
-      else reject(message.error);
     });
-    port.onDisconnect.addListener(() => {
-      if (!settled) reject({ code: "host_disconnected", message: "The extension's background stopped." });
+    port.onDisconnect.addListener(async () => {
+      // The port closes a moment before the runtime loses its id when the extension is updated or
+      // reloaded under this page: only a runtime still there after that moment means the background stopped.
+      for (let waited = 0; waited < DISCONNECT_GRACE_MS && runtime?.id; waited += 100) {
+        await new Promise((resume) => setTimeout(resume, 100));
+      }
+      if (!runtime?.id) settle(reject, reloadedError());
+      else settle(reject, { code: "host_disconnected", message: "The extension's background stopped." });
     });
     port.postMessage(request);
   });
 };
+
+function reloadedError() {
+  // The words were looked up while the extension was there (ui.js): a cut-off copy cannot read them.
+  return { code: "extension_reloaded", message: fantasma.t?.("extensionReloaded") ?? "Fantasma was updated or restarted." };
+}

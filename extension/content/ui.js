@@ -44,10 +44,16 @@ code { font: 12px ui-monospace, monospace; background: #f1effa; padding: 0 3px; 
  * element definitions live in the page's world; `customElements` is not even available here.)
  */
 const uiRoots = new WeakMap();
+/** Marks our hosts in the page, so that a newer copy of the scripts can remove a cut-off copy's boxes. */
+const UI_HOST_ATTR = "data-fantasma-ui";
+/** The documents this copy has put UI into (to take it all away when a newer copy takes over). */
+const uiDocs = new Set();
 function uiRoot(doc) {
   let root = uiRoots.get(doc);
   if (!root || !root.host.isConnected) {
     const host = doc.createElement("div");
+    host.setAttribute(UI_HOST_ATTR, "");
+    uiDocs.add(doc);
     root = host.attachShadow({ mode: "closed" });
     const style = doc.createElement("style");
     style.textContent = UI_CSS;
@@ -184,10 +190,33 @@ function uiPlace(box, field) {
 function uiShow(box, field, { onClose = () => {}, sticky = false, staleAfterInput = () => false } = {}) {
   const doc = field.ownerDocument;
   uiClose(doc);
-  uiRoot(doc).append(box);
-  uiShown.set(doc, { box, field, kind: box.dataset.fantasma, onClose, sticky, staleAfterInput });
+  const root = uiRoot(doc);
+  root.append(box);
+  root.host.setAttribute(UI_HOST_ATTR, box.dataset.fantasma); // what a newer copy would find cut off
+  const cutOff = !fantasma.alive(); // shown by a cut-off copy: its own notice, not stale
+  uiShown.set(doc, { box, field, kind: box.dataset.fantasma, onClose, sticky, staleAfterInput, cutOff });
   uiPlace(box, field);
+  if (!cutOff) uiWatchForCutOff(doc);
   return box;
+}
+
+/**
+ * While a box is shown, checks every second that the extension is still there: after an update or a
+ * reload, a progress pill, a markers panel or a preview of this cut-off copy would stay stale, so it
+ * closes (a preview closing counts as cancelled: the field keeps what the user typed).
+ */
+const uiWatched = new WeakSet();
+function uiWatchForCutOff(doc) {
+  if (uiWatched.has(doc)) return;
+  uiWatched.add(doc);
+  const timer = setInterval(() => {
+    const current = uiShown.get(doc);
+    const stale = current && !current.cutOff && !fantasma.alive();
+    if (current && !stale) return;
+    clearInterval(timer);
+    uiWatched.delete(doc);
+    if (stale) uiClose(doc);
+  }, CUT_OFF_CHECK_MS); // port.js (loaded after this file, before anything is shown)
 }
 
 /** Closes the document's box (only `box`, when given: a box closing itself after another replaced it is a no-op). */
@@ -199,8 +228,35 @@ function uiClose(doc, box = null) {
   }
   uiShown.delete(doc);
   current.box.remove();
+  uiRoots.get(doc)?.host.setAttribute(UI_HOST_ATTR, "");
   current.onClose();
 }
+
+// A newer copy of the scripts took the page over: every box of this cut-off copy goes, and its hosts.
+fantasma.retirements.push(() => {
+  for (const doc of uiDocs) {
+    uiClose(doc);
+    uiRoots.get(doc)?.host.remove();
+  }
+  uiDocs.clear();
+});
+
+/**
+ * Removes the boxes a cut-off copy of the scripts left in `doc` (Firefox stops such a copy at once, so
+ * it cannot remove them itself). @returns {string[]} the kinds of box that were shown ("indicator": a
+ * rewrite was under way)
+ */
+fantasma.removeStaleUi = function removeStaleUi(doc = document) {
+  const ours = uiRoots.get(doc)?.host;
+  const kinds = [];
+  for (const host of doc.querySelectorAll(`div[${UI_HOST_ATTR}]`)) {
+    if (host === ours) continue;
+    const kind = host.getAttribute(UI_HOST_ATTR);
+    if (kind) kinds.push(kind);
+    host.remove();
+  }
+  return kinds;
+};
 
 const uiListening = new WeakSet();
 /** Escape and a click outside close the box; the field changing closes a markers panel and the card; scrolling moves the box. */
@@ -637,6 +693,18 @@ fantasma.confirmPreview = function confirmPreview(field, original, rewritten) {
   });
 };
 
+/** Words looked up so far: a copy cut off by an update can no longer ask the browser for them. */
+const uiWords = new Map();
 fantasma.t = function t(key, ...subs) {
-  return fantasma.api.i18n.getMessage(key, subs.map(String)) || key;
+  const id = [key, ...subs].join("\u0000");
+  if (!uiWords.has(id)) {
+    try {
+      uiWords.set(id, fantasma.api.i18n.getMessage(key, subs.map(String)) || key);
+    } catch {
+      return key;
+    }
+  }
+  return uiWords.get(id);
 };
+// What a cut-off copy still has to say (intercept.js, port.js), looked up while it can.
+for (const key of ["extensionReloaded", "extensionReloadedSend", "sendOriginal", "dismiss"]) fantasma.t(key);

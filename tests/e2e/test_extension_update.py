@@ -1,0 +1,420 @@
+"""Tabs that were open before the extension was updated or reloaded (issue 36), in Chromium and Firefox ESR.
+An update cuts off the content scripts in open tabs: Chromium keeps the old copy running without a
+background and puts no new one in; Firefox stops the old copy and puts a new one in by itself, leaving
+the old copy's boxes in the page. Each browser is reloaded the way an update reaches it
+(`chrome.runtime.reload()` from the service worker; `browser.runtime.reload()` from the options page),
+and the tests check: a rewrite cut off mid-job leaves the field as typed and says why; the shortcut and
+the menu rewrite the field in the same tab afterwards (Chromium: real keys and the real menu under Xvfb,
+since only a real gesture lends the tab to the extension, `activeTab`); with "Rewrite before posting" on,
+a send in such a tab never posts the original. A job is kept in flight by a host launcher that waits
+while a flag file exists (the browser starts the host anew after each reload)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Playwright, expect
+
+from .bidi import Firefox
+from .harness import EXTENSION_ID, GECKO_ID, SAMPLE, PageUi, launch, register_host, service_worker
+from .server import PageServer
+from .test_firefox import FIREFOX, FirefoxSession
+from .test_real_keys import HeadedChromium, manifest_binding
+from .xdisplay import XDisplay, xdotool_keys
+
+pytestmark = pytest.mark.e2e
+
+HOST_WAIT_S = 40  # how long the slow launcher keeps a job in flight (the test reloads long before)
+CUT_OFF_WORDS = "updated or restarted while it worked"  # extensionReloaded (extension/_locales)
+CLOSED_WORDS = "browsers keep extensions out of their own pages"  # pageClosedToExtensions
+HELD_WORDS = "still runs its old copy"  # extensionReloadedSend
+
+
+def slow_host(manifest: Path) -> Path:
+    """Points the registered host manifest at a launcher that, while the returned flag file exists,
+    waits before starting the real host: a rewrite then stays in flight until the test reloads."""
+    data = json.loads(manifest.read_text())
+    flag = manifest.parent / "slow"
+    wrapper = manifest.parent / "slow-launcher.sh"
+    wrapper.write_text(f'#!/bin/sh\n[ -e "{flag}" ] && sleep {HOST_WAIT_S}\nexec "{data["path"]}" "$@"\n')
+    wrapper.chmod(0o755)
+    manifest.write_text(json.dumps({**data, "path": str(wrapper)}))
+    return flag
+
+
+def wait_posts(server: PageServer, count: int, timeout: float) -> list[dict[str, str]]:
+    deadline = time.monotonic() + timeout
+    with server.posted:
+        while len(server.posts) < count and time.monotonic() < deadline:
+            server.posted.wait(deadline - time.monotonic())
+        return list(server.posts)
+
+
+# ---- Chromium ---------------------------------------------------------------------------------------
+
+
+class UpdatedChromium(HeadedChromium):
+    def reload_extension(self) -> None:
+        """`chrome.runtime.reload()`: what an update does to open tabs; returns once the new background runs."""
+        ours = f"chrome-extension://{EXTENSION_ID}/"
+        with self.context.expect_event("serviceworker", predicate=lambda w: w.url.startswith(ours)) as event:
+            self.sw.evaluate("chrome.runtime.reload()")
+        self.sw = event.value
+        deadline = time.monotonic() + 15
+        while not self.sw.evaluate("!!globalThis.fantasmaBackground"):
+            assert time.monotonic() < deadline, "the reloaded background never ran"
+            time.sleep(0.1)
+
+    def set_settings(self, **settings: object) -> None:
+        self.sw.evaluate(
+            "(s) => chrome.storage.local.clear().then(() => chrome.storage.local.set(s))", settings
+        )
+
+    def jobs(self) -> int:
+        return int(self.sw.evaluate("fantasmaBackground.stats.jobs"))
+
+    def menu_anonymize(self, selector: str) -> None:
+        """The real context menu: a right click, then "f" (our submenu), Right, Return (test_real_keys)."""
+        page = self.page
+        page.evaluate("window.menus = 0; addEventListener('contextmenu', () => menus++)")
+        for attempt in range(3):
+            self.click_into(selector, button=3)
+            page.wait_for_function(f"menus > {attempt}", timeout=10_000)
+            page.wait_for_timeout(500 * (attempt + 1))
+            before = page.evaluate(f"document.querySelector({json.dumps(selector)}).value")
+            self.display.key("f")
+            page.wait_for_timeout(300)
+            if page.evaluate(f"document.querySelector({json.dumps(selector)}).value") == before:
+                break
+            self.display.key("Escape")
+            page.fill(selector, before)
+        else:
+            raise AssertionError("Chromium's context menu never took the keys")
+        self.display.key("Right")
+        page.wait_for_timeout(200)
+        self.display.key("Return")
+
+
+@pytest.fixture(scope="module")
+def chromium(
+    playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFactory, host_home: Path
+) -> Iterator[tuple[UpdatedChromium, Path]]:
+    display = XDisplay()
+    try:
+        user_data_dir = tmp_path_factory.mktemp("chromium_update_profile")
+        manifest = register_host(user_data_dir / "NativeMessagingHosts", "chromium", host_home)
+        flag = slow_host(manifest)
+        context = launch(playwright_instance, user_data_dir, headless=False, env=display.env)
+        try:
+            # Chromium disables a reloaded unpacked extension unless developer mode is on (as it is for
+            # anyone who reloads one by hand); an update from the store needs no such thing.
+            settings = context.new_page()
+            settings.goto("chrome://extensions")
+            settings.evaluate("chrome.developerPrivate.updateProfileConfiguration({ inDeveloperMode: true })")
+            settings.close()
+            service_worker(context)
+            browser = UpdatedChromium(display, context)
+            browser.set_settings(strength="light")
+            yield browser, flag
+        finally:
+            context.close()
+    finally:
+        display.close()
+
+
+def test_chromium_reload_mid_job_leaves_the_field_as_typed_and_says_why(
+    chromium: tuple[UpdatedChromium, Path], server: PageServer
+) -> None:
+    browser, flag = chromium
+    page = browser.page
+    flag.touch()
+    try:
+        browser.reload_extension()  # a background with no host yet: the next job starts the slow launcher
+        page.goto(server.url("textarea.html"))
+        page.fill("#field", SAMPLE)
+        page.focus("#field")
+        browser.sw.evaluate(
+            """async () => { const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+                 await fantasmaBackground.handleCommand("anonymize-field", tab); }"""
+        )
+        ui = PageUi(page)
+        ui.wait_for("indicator")
+        browser.reload_extension()
+        assert CUT_OFF_WORDS in ui.wait_for("message", CUT_OFF_WORDS)
+        assert ui.boxes("indicator") == []
+        expect(page.locator("#field")).to_have_value(SAMPLE)
+    finally:
+        flag.unlink()
+
+
+def test_chromium_shortcut_and_menu_work_in_a_tab_open_before_the_reload(
+    chromium: tuple[UpdatedChromium, Path], server: PageServer, light: str
+) -> None:
+    browser, _ = chromium
+    page = browser.page
+    page.goto(server.url("textarea.html"))
+    page.fill("#field", SAMPLE)
+    browser.reload_extension()
+    browser.click_into("#field")
+    expect(page.locator("#field")).to_be_focused()
+    jobs = browser.jobs()
+    browser.display.key(xdotool_keys(manifest_binding("anonymize-field")))
+    expect(page.locator("#field")).to_have_value(light, timeout=30_000)
+    PageUi(page).wait_for("figure", timeout=30)
+    assert browser.jobs() == jobs + 1
+    # The scripts are in once: a second injection into the tab (lent to the extension by the shortcut)
+    # finds every frame claimed and adds nothing; one more rewrite is one more job.
+    injected = browser.sw.evaluate(
+        """async () => { const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+             return fantasmaBackground.injectContentScripts(tab.id); }"""
+    )
+    assert injected == 0
+    page.fill("#field", SAMPLE)
+    browser.click_into("#field")
+    browser.display.key(xdotool_keys(manifest_binding("anonymize-field")))
+    expect(page.locator("#field")).to_have_value(light, timeout=30_000)
+    PageUi(page).wait_for("figure", timeout=30)
+    assert browser.jobs() == jobs + 2
+
+    browser.reload_extension()
+    page.fill("#field", SAMPLE)
+    browser.menu_anonymize("#field")
+    expect(page.locator("#field")).to_have_value(light, timeout=30_000)
+
+
+def test_chromium_composer_inserts_into_a_tab_open_before_the_reload(
+    chromium: tuple[UpdatedChromium, Path], server: PageServer, light: str
+) -> None:
+    """The composer's shortcut puts the scripts in; its Insert reaches the field through them."""
+    browser, _ = chromium
+    page = browser.page
+    page.goto(server.url("textarea.html"))
+    browser.reload_extension()
+    browser.click_into("#field")
+    expect(page.locator("#field")).to_be_focused()
+    with browser.context.expect_page(timeout=30_000) as opened:
+        browser.display.key(xdotool_keys(manifest_binding("open-composer")))
+    composer = opened.value
+    composer.wait_for_load_state()
+    assert composer.url.startswith(f"chrome-extension://{EXTENSION_ID}/composer/composer.html")
+    composer.locator("#draft").fill(SAMPLE)
+    composer.click("#rewrite")
+    expect(composer.locator("#rewritten")).to_have_text(light, timeout=30_000)
+    with composer.expect_event("close"):
+        composer.click("#insert")
+    expect(page.locator("#field")).to_have_value(light)
+
+
+def test_chromium_send_in_a_tab_open_before_the_reload_is_held_never_the_original(
+    chromium: tuple[UpdatedChromium, Path], server: PageServer, light: str
+) -> None:
+    browser, _ = chromium
+    page = browser.page
+    browser.set_settings(strength="light", autoRewrite=True)
+    server.clear()
+    try:
+        page.goto(server.url("chat.html"))
+        page.locator("#field").click()
+        page.keyboard.insert_text(SAMPLE)
+        browser.reload_extension()
+        browser.set_settings(strength="light", autoRewrite=True)
+        page.click("#send")
+        ui = PageUi(page)
+        ui.wait_for("message", HELD_WORDS)
+        assert wait_posts(server, 1, timeout=3) == []
+        assert page.locator("#field").inner_text().strip() == SAMPLE
+        # What the message says to do: the shortcut rewrites the field (a new copy of the scripts takes
+        # over, the old one's message goes), and the next send posts the rewrite.
+        browser.click_into("#field")
+        browser.display.key(xdotool_keys(manifest_binding("anonymize-field")))
+        expect(page.locator("#field")).to_have_text(light, timeout=30_000)
+        assert ui.boxes("message") == []
+        page.click("#send")
+        assert wait_posts(server, 1, timeout=30) == [{"message": light}]
+        time.sleep(1)
+        assert server.posts == [{"message": light}]
+    finally:
+        browser.set_settings(strength="light")
+
+
+def test_chromium_shortcut_on_a_browser_page_says_no_extension_may_work_there(
+    chromium: tuple[UpdatedChromium, Path],
+) -> None:
+    browser, _ = chromium
+    page = browser.page
+    page.goto("chrome://version")
+    browser.sw.evaluate("fantasmaBackground.stats.lastNotification = null")
+    browser.display.focus(browser.window)
+    browser.display.key(xdotool_keys(manifest_binding("anonymize-field")))
+    deadline = time.monotonic() + 15
+    while not (notice := browser.sw.evaluate("fantasmaBackground.stats.lastNotification")):
+        assert time.monotonic() < deadline, "the shortcut on a browser page said nothing"
+        time.sleep(0.1)
+    assert CLOSED_WORDS in notice["message"], notice
+
+
+# ---- Firefox ESR ------------------------------------------------------------------------------------
+
+
+class UpdatedFirefox(FirefoxSession):
+    def reload_extension(self) -> None:
+        """`browser.runtime.reload()` from the options page (which closes), then the options page again."""
+        self.bidi.send(
+            "script.evaluate",
+            {
+                "expression": "browser.runtime.reload()",
+                "target": {"context": self.extension_page},
+                "awaitPromise": False,
+            },
+        )
+        deadline = time.monotonic() + 15
+        while any(
+            c["context"] == self.extension_page
+            for c in self.bidi.send("browsingContext.getTree", {})["contexts"]
+        ):
+            assert time.monotonic() < deadline, "the options page stayed open: the add-on did not reload"
+            time.sleep(0.1)
+        policy = f"WebExtensionPolicy.getByID({json.dumps(GECKO_ID)})"
+        while not self.chrome_eval(f"!!{policy}?.active"):
+            assert time.monotonic() < deadline, "the add-on did not come back after its reload"
+            time.sleep(0.1)
+        self.chrome_eval(
+            f"""gBrowser.addTab(WebExtensionPolicy.getByID({json.dumps(GECKO_ID)}).getURL("options/options.html"),
+                 {{ triggeringPrincipal: Services.scriptSecurityManager.getSystemPrincipal() }}) && true"""
+        )
+        self.extension_page = self._wait_for_context("moz-extension://")
+        self._wait_for_extension_api(self.extension_page)
+        self.bidi.send("browsingContext.activate", {"context": self.page})
+        # The page's tab in front and its document focused, as the user's own tab would be (the shortcut
+        # acts in the frame whose document has the focus).
+        self.chrome_eval("gBrowser.selectedBrowser.focus() ?? true")
+
+    def set_settings(self, **settings: object) -> None:
+        self.extension_eval(
+            f"browser.storage.local.clear().then(() => browser.storage.local.set({json.dumps(settings)})).then(() => true)"
+        )
+
+    def shortcut(self, command: str) -> None:
+        """Fires the command's key as Firefox bound it in the window (a XUL <key> in the add-on's keyset,
+        which a real key press fires): BiDi's keys reach only the page, never the browser's shortcuts."""
+        letter = manifest_binding(command).split("+")[-1]
+        assert len(letter) == 1, f"{command}: a letter key is expected, not {letter!r}"
+        fired = self.chrome_eval(
+            f"""(() => {{ const key = [...document.querySelectorAll('keyset[id*="fantasma"] key')]
+                   .find((k) => k.getAttribute("key") === {json.dumps(letter)});
+                 if (!key) return false; key.doCommand(); return true; }})()"""
+        )
+        assert fired, f"Firefox bound no key for {command}"
+
+    def value(self) -> str:
+        return self.bidi.evaluate(self.page, "document.querySelector('#field').value")
+
+    def fill(self, text: str) -> None:
+        self.bidi.evaluate(
+            self.page,
+            f"(() => {{ const f = document.querySelector('#field'); f.value = {json.dumps(text)}; f.focus(); return true; }})()",
+        )
+
+
+@pytest.fixture(scope="module")
+def firefox(
+    tmp_path_factory: pytest.TempPathFactory, host_home: Path
+) -> Iterator[tuple[UpdatedFirefox, Path]]:
+    if not Path(FIREFOX).exists():
+        pytest.fail("firefox-esr is missing: run scripts/install-system-deps.sh (make test-install does)")
+    home = tmp_path_factory.mktemp("firefox_update_home")
+    manifest = register_host(home / ".mozilla" / "native-messaging-hosts", "firefox", host_home)
+    flag = slow_host(manifest)
+    browser = Firefox(FIREFOX, tmp_path_factory.mktemp("firefox_update_profile"), home, {})
+    try:
+        session = UpdatedFirefox(browser)
+        session.set_settings(strength="light")
+        session.bidi.send("browsingContext.activate", {"context": session.page})
+        yield session, flag
+    finally:
+        browser.close()
+
+
+def test_firefox_reload_mid_job_leaves_the_field_as_typed_and_says_why(
+    firefox: tuple[UpdatedFirefox, Path], server: PageServer
+) -> None:
+    ff, flag = firefox
+    flag.touch()
+    try:
+        ff.reload_extension()
+        ff.bidi.navigate(ff.page, server.url("textarea.html"))
+        ff.fill(SAMPLE)
+        ff.context_menu_item("#field", "fantasma-anonymize")
+        ff.wait_ui("", "indicator")
+        ff.reload_extension()
+        ff.wait_ui(CUT_OFF_WORDS, "message")
+        assert ff.ui_texts("indicator") == []
+        assert ff.value() == SAMPLE
+    finally:
+        flag.unlink()
+
+
+def test_firefox_shortcut_and_menu_work_in_a_tab_open_before_the_reload(
+    firefox: tuple[UpdatedFirefox, Path], server: PageServer, light: str
+) -> None:
+    ff, _ = firefox
+    ff.bidi.navigate(ff.page, server.url("textarea.html"))
+    ff.fill(SAMPLE)
+    ff.reload_extension()
+    ff.fill(SAMPLE)
+    ff.shortcut("anonymize-field")
+    ff.bidi.wait_for(ff.page, f"document.querySelector('#field').value === {json.dumps(light)}", timeout=30)
+    ff.wait_ui("", "figure", timeout=30)
+    ff.reload_extension()
+    ff.fill(SAMPLE)
+    ff.context_menu_item("#field", "fantasma-anonymize")
+    ff.bidi.wait_for(ff.page, f"document.querySelector('#field').value === {json.dumps(light)}", timeout=30)
+
+
+def test_firefox_send_in_a_tab_open_before_the_reload_posts_only_the_rewrite(
+    firefox: tuple[UpdatedFirefox, Path], server: PageServer, light: str
+) -> None:
+    ff, _ = firefox
+    ff.set_settings(strength="light", autoRewrite=True)
+    server.clear()
+    try:
+        ff.bidi.navigate(ff.page, server.url("chat.html"))
+        x, y = ff.bidi.evaluate(
+            ff.page,
+            "(() => { const r = document.querySelector('#field').getBoundingClientRect(); return [r.x + 10, r.y + 10]; })()",
+        )
+        ff.click_at(x, y)
+        ff.type_text(SAMPLE)
+        ff.reload_extension()
+        x, y = ff.bidi.evaluate(
+            ff.page,
+            "(() => { const r = document.querySelector('#send').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()",
+        )
+        ff.click_at(x, y)
+        assert wait_posts(server, 1, timeout=30) == [{"message": light}]
+        time.sleep(1)
+        assert server.posts == [{"message": light}]
+    finally:
+        ff.set_settings(strength="light")
+
+
+def test_firefox_shortcut_on_an_about_page_says_no_extension_may_work_there(
+    firefox: tuple[UpdatedFirefox, Path],
+) -> None:
+    ff, _ = firefox
+    last = "browser.runtime.getBackgroundPage().then((bg) => bg.fantasmaBackground.stats.lastNotification)"
+    ff.extension_eval(
+        "browser.runtime.getBackgroundPage().then((bg) => (bg.fantasmaBackground.stats.lastNotification = null) ?? true)"
+    )
+    ff.bidi.navigate(ff.page, "about:robots")
+    ff.chrome_eval("gBrowser.selectedBrowser.focus() ?? true")
+    ff.shortcut("anonymize-field")
+    deadline = time.monotonic() + 15
+    while not (notice := ff.extension_eval(last)):
+        assert time.monotonic() < deadline, "the shortcut on an about: page said nothing"
+        time.sleep(0.1)
+    assert CLOSED_WORDS in notice["message"], notice

@@ -1,0 +1,26 @@
+"""The permissions both browser packages ask for (scripts/build_dist.py `per_browser`): the tabs open before
+an update are reached through the user's gesture (`activeTab` + `scripting`, docs/extension.md), never
+through host permissions, which would add an install warning and reach tabs the user never touched."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scripts.build_dist import per_browser
+
+from .harness import EXTENSION_DIR
+
+# Neither adds a line to Chromium's or Firefox's install prompt.
+GESTURE_ONLY = {"activeTab", "scripting"}
+
+
+@pytest.mark.parametrize("browser", ["chromium", "firefox"])
+def test_open_tabs_are_reached_by_gesture_not_by_host_permission(browser: str) -> None:
+    manifest = per_browser(json.loads((EXTENSION_DIR / "manifest.json").read_text(encoding="utf-8")), browser)
+    assert set(manifest["permissions"]) >= GESTURE_ONLY, manifest["permissions"]
+    assert not manifest.get("host_permissions") and not manifest.get("optional_host_permissions")
+    assert not [p for p in manifest["permissions"] if "://" in p or p == "<all_urls>"]
+    # The scripts injected into such tabs are the ones the manifest declares (background.js reads them there).
+    assert all((EXTENSION_DIR / path).is_file() for path in manifest["content_scripts"][0]["js"])
