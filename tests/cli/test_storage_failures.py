@@ -117,7 +117,7 @@ class Refusing:
     root: Path  # the tmpfs
 
 
-@pytest.fixture(scope="module", params=sorted(REASONS))
+@pytest.fixture(scope="module")
 def refusing(request, populated, tmp_path_factory) -> Iterator[Refusing]:
     kind = request.param
     home, _ = populated
@@ -162,14 +162,16 @@ COMMANDS = list(_commands(Path()))
 # spend ~20 s each here (the export's merge, torch's import) before their first write, so they run on the
 # full disk only; their other failures take the same path (native_host/commands/_io.py storage_error).
 FULL_ONLY = {"setup", "train"}
+CASES = [
+    (kind, command)
+    for kind in sorted(REASONS)
+    for command in COMMANDS
+    if (kind == "full" and command != "profile clear") or (kind != "full" and command not in FULL_ONLY)
+]
 
 
-@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize(("refusing", "command"), CASES, indirect=["refusing"])
 def test_a_refused_write_is_one_line_and_changes_nothing(refusing, populated, command):
-    if refusing.kind == "full" and command == "profile clear":
-        pytest.skip("deleting needs no space: on a full disk `profile clear` deletes, as it should")
-    if refusing.kind != "full" and command in FULL_ONLY:
-        pytest.skip(f"{command}: ~20 s before its first write, so run on the full disk only")
     argv = _commands(populated[1])[command](refusing.home)
     before = file_hashes(refusing.root)
     done = fantasma(refusing.home, *argv)
@@ -186,9 +188,8 @@ def test_a_refused_write_is_one_line_and_changes_nothing(refusing, populated, co
     assert file_hashes(refusing.root) == before
 
 
+@pytest.mark.parametrize("refusing", ["full"], indirect=True)
 def test_the_host_on_a_full_disk_answers_storage_error_and_keeps_serving(refusing):
-    if refusing.kind != "full":
-        pytest.skip("the host on the full disk only; the read-only case is the same error path")
     before = file_hashes(refusing.root)
     env = host_env(FANTASMA_HOME=str(refusing.home))
     with HostProcess(env=env) as host:
