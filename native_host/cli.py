@@ -9,7 +9,7 @@ import importlib
 import pkgutil
 import sys
 
-from native_host import __version__, commands
+from native_host import __version__, commands, paths
 from native_host.commands._io import InputError
 
 
@@ -38,11 +38,18 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:  # a bad FILE or stdin (commands/_io.py): one line, nothing else printed
         print(f"fantasma {args.command}: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:  # a write no command wrapped (commands/_io.py `storage`): still one line
+        reason = paths.storage_failure(exc)
+        if reason is None:
+            raise
+        where = exc.filename or "a file of yours"
+        print(f"fantasma {args.command}: cannot use {where}: {reason}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":

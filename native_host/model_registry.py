@@ -308,11 +308,15 @@ def remove(name: str) -> tuple[InstalledModel, bool]:
         names = ", ".join(m.name for m in installed() if not m.embedded) or "none"
         raise RegistryError(f"no installed model is named '{name}' (removable: {names})")
     was_active = chosen_name() == name
-    if was_active:
-        settings.update_settings({"model": None})
     # Renamed first, so a crash halfway leaves a hidden dir that no listing shows, never half a model.
     doomed = model.dir.with_name(f".{model.name}.removing-{os.getpid()}")
     model.dir.rename(doomed)
+    if was_active:
+        try:
+            settings.update_settings({"model": None})
+        except settings.SettingsStorageError:
+            doomed.rename(model.dir)  # the settings cannot change (a full disk): the model stays, active
+            raise
     shutil.rmtree(doomed)
     return model, was_active
 

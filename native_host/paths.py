@@ -11,6 +11,7 @@ profile directories are already private to the user and the mode bits are ignore
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -102,6 +103,33 @@ def write_private(path: Path, data: bytes) -> Path:
         raise
     _fsync_dir(path.parent)
     return path
+
+
+# A write that failed for one of these reasons is the user's storage, not a bug: the CLI says it in one
+# line (commands/_io.py `storage`), the host as `storage_error` (host/handlers.py).
+STORAGE_REASONS = {
+    errno.ENOSPC: "no space left on the device",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+}
+
+
+def storage_failure(exc: BaseException | None) -> str | None:
+    """Why a write failed, in words, when `exc` (or an error it was raised from) is a full disk, a
+    read-only file system or a missing permission; None for any other error."""
+    seen = 0
+    while exc is not None and seen < 8:  # the chain of causes, bounded
+        if isinstance(exc, OSError) and exc.errno in STORAGE_REASONS:
+            return STORAGE_REASONS[exc.errno]
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return None
+
+
+def storage_reason(exc: OSError) -> str:
+    """Why a write failed, in words: `storage_failure`'s words, else the system's."""
+    return storage_failure(exc) or exc.strerror or str(exc)
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -115,5 +115,5 @@ def update_settings(changes: Any) -> dict[str, Any]:
     try:
         paths.write_private(path, (json.dumps(merged, indent=2, sort_keys=True) + "\n").encode("utf-8"))
     except OSError as exc:
-        raise SettingsStorageError(f"cannot write settings to {path}: {exc.strerror or exc}") from exc
+        raise SettingsStorageError(f"cannot write settings to {path}: {paths.storage_reason(exc)}") from exc
     return merged

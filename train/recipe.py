@@ -64,10 +64,19 @@ class RecipeConfig:
     generate_from_round: int | None = None  # None: each round generates with the previous round's model
 
 
-def _write_json(path: Path, data: dict) -> None:
+def _write_text(path: Path, text: str) -> None:
+    """`path` replaced whole: a full disk leaves the old file (or none), never half of one or a stray temp."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _write_json(path: Path, data: dict) -> None:
+    _write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def _say(message: str) -> None:
@@ -204,9 +213,9 @@ def run(
     if len(windows) < config.windows:
         _say(f"cutting {config.windows} training windows from {', '.join(config.corpora)}")
         windows = _extend_windows(windows, config)
-        tmp = windows_path.with_name("windows.jsonl.tmp")
-        tmp.write_text("".join(json.dumps(w.to_json(), ensure_ascii=False) + "\n" for w in windows))
-        os.replace(tmp, windows_path)
+        _write_text(
+            windows_path, "".join(json.dumps(w.to_json(), ensure_ascii=False) + "\n" for w in windows)
+        )
 
     base_model_dir = out_dir / "round_0" / "model"
     _say(f"base model dir {base_model_dir}")
@@ -246,7 +255,7 @@ def run(
                 f"are kept in {round_dir}: rerun with more --windows (or a looser selection) to go on"
             )
         data_path = round_dir / "train.jsonl"
-        data_path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in examples))
+        _write_text(data_path, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in examples))
         _say(
             f"round {r}: {generation['windows_accepted']}/{generation['windows']} windows accepted; training on {len(examples)}"
         )
@@ -328,17 +337,27 @@ def ship_adapter(run_dir: Path, target: Path) -> dict:
     manifest = run_manifest(run_dir)
     source = run_dir / f"round_{manifest['adapter_of_round']}" / "lora" / "adapter.safetensors"
     adapter = load_adapter(source, manifest["sha256"])
-    weights = target.with_suffix(".safetensors")
-    sha = save_adapter(weights, adapter.scale, adapter.factors, dtype=np.float16)
-    shipped = {
-        **manifest,
-        "file": weights.name,
-        "sha256": sha,
-        "bytes": weights.stat().st_size,
-        "dtype": "float16",
-        "trained_sha256": manifest["sha256"],  # the float32 file the run wrote
-    }
-    _write_json(target.with_suffix(".json"), shipped)
+    weights, manifest_path = target.with_suffix(".safetensors"), target.with_suffix(".json")
+    # Both files are written beside their targets first and renamed only when both are whole: a full
+    # disk leaves the shipped pair as it was, never new weights under an old manifest's sha256.
+    staged_weights = weights.with_name(f".{weights.name}.tmp")
+    staged_manifest = manifest_path.with_name(f".{manifest_path.name}.tmp")
+    try:
+        sha = save_adapter(staged_weights, adapter.scale, adapter.factors, dtype=np.float16)
+        shipped = {
+            **manifest,
+            "file": weights.name,
+            "sha256": sha,
+            "bytes": staged_weights.stat().st_size,
+            "dtype": "float16",
+            "trained_sha256": manifest["sha256"],  # the float32 file the run wrote
+        }
+        staged_manifest.write_text(json.dumps(shipped, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(staged_weights, weights)
+        os.replace(staged_manifest, manifest_path)
+    finally:
+        staged_weights.unlink(missing_ok=True)
+        staged_manifest.unlink(missing_ok=True)
     return shipped
 
 

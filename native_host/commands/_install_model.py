@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from native_host import __version__, model_registry, paths
-from native_host.commands._io import InputError
+from native_host.commands._io import InputError, storage, storage_error
 
 CHECK_TOKENS = 24  # generated at install (eos held off) to prove the model runs and time its decoding
 CHECK_PROMPT = "Rewrite in plain words: the meeting has been moved to Friday afternoon."
@@ -81,9 +81,16 @@ def run(args: argparse.Namespace) -> int:
     adapter = load_adapter(Path(args.adapter).expanduser()) if args.adapter else None
     if adapter is not None and not adapter.checked:
         say(f"note: {adapter.file} has no manifest beside it to check its sha256 against; recorded as is")
-    model = install(args.model, args.name, adapter, force=args.force, say=say)
+    try:
+        model = install(args.model, args.name, adapter, force=args.force, say=say)
+    except OSError as exc:  # a full disk past the estimate, a read-only or foreign models dir
+        full = storage_error(f"install {args.model} into {paths.models_dir()}", exc)
+        if full is None:
+            raise
+        raise full from exc
     if args.use:
-        model_registry.use(model.name)
+        with storage(f"make {model.name} the active model (settings in {paths.config_dir()})"):
+            model_registry.use(model.name)
         say(f"active: {model.name}; the host rewrites with it from its next rewrite")
     elif model_registry.chosen_name() != model.name:
         say(f"to rewrite with it: fantasma models use {model.name}")
@@ -311,7 +318,8 @@ def _export_and_place(
             else:
                 export_merged(source.path, staging, adapter.lora, options)
         except (ExportError, AdapterError) as exc:
-            raise InstallError(f"export failed: {exc}") from None
+            full = storage_error(f"export {source.spec} into {root}", exc)
+            raise full or InstallError(f"export failed: {exc}") from None
         finally:
             progress.close()
         export_s = time.perf_counter() - started

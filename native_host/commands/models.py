@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from native_host.commands._io import InputError
+from native_host import paths
+from native_host.commands._io import InputError, storage
 
 
 def register(subparsers) -> None:
@@ -34,11 +35,15 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if args.action == "use":
-            model = model_registry.use(args.name)
+            with storage(f"make {args.name} the active model (settings in {paths.config_dir()})"):
+                model = model_registry.use(args.name)
             print(f"active: {model.name}; the host rewrites with it from its next rewrite")
             return 0
         if args.action == "remove":
-            model, was_active = model_registry.remove(args.name)
+            # the setting changes first and the dir is renamed away before it is deleted: a failure
+            # leaves the model whole and still installed
+            with storage(f"remove {args.name} from {paths.models_dir()}"):
+                model, was_active = model_registry.remove(args.name)
             print(f"removed {model.name} ({model_registry.human_bytes(model.size_bytes)} freed)")
             if was_active:
                 print(f"it was the active model: {model_registry.embedded_name()} (embedded) is active again")

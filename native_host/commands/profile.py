@@ -9,7 +9,8 @@ import json
 import sys
 from typing import Any
 
-from native_host.commands._io import InputError, read_text
+from native_host import paths
+from native_host.commands._io import InputError, read_text, storage
 
 RIVAL_HELP = (
     "the texts are NAME's, someone a reader might suspect instead of you (another member of the forum "
@@ -40,9 +41,10 @@ def run(args: argparse.Namespace) -> int:
             return _clear_rival(args.rival)
         from native_host.style.samples import clear_rivals, clear_samples
 
-        deleted = clear_profile()
-        deleted = clear_samples() or deleted  # the per-chunk counts the identifiability model trains on
-        rivals_deleted = clear_rivals()
+        with storage(f"delete the profile in {paths.data_dir()}"):
+            deleted = clear_profile()
+            deleted = clear_samples() or deleted  # the per-chunk counts the identifiability model trains on
+            rivals_deleted = clear_rivals()
         print("profile deleted" if deleted else "no profile to delete")
         if rivals_deleted:
             print("rivals' samples deleted")
@@ -64,10 +66,15 @@ def run(args: argparse.Namespace) -> int:
             return 2
         for _, text in texts:
             profile.learn(text)
-        path = profile.save()
         from native_host.style.samples import add_samples
 
-        add_samples(text for _, text in texts)  # counts for the identifiability model, not the texts
+        try:  # each file is replaced whole, or left as it was
+            with storage(f"save the profile in {paths.data_dir()}"):
+                path = profile.save()
+                add_samples(text for _, text in texts)  # counts for the identifiability model, not the texts
+        except InputError as exc:
+            print(f"fantasma profile add: {exc}", file=sys.stderr)
+            return 2
         print(
             f"learned from {len(texts)} file(s); profile now covers {profile.documents} texts, "
             f"{profile.words} words ({path})"
@@ -163,7 +170,9 @@ def _add_rival(raw_name: str, files: list[str]) -> int:
         return 2
     try:
         texts = [read_text(file) for file in files]  # learn nothing unless every file is readable
-        added = add_rival_samples(name, texts)
+        # the rivals' file is replaced whole, or left as it was
+        with storage(f"save {name}'s samples in {paths.data_dir()}"):
+            added = add_rival_samples(name, texts)
     except InputError as exc:
         print(f"fantasma profile add: {exc}", file=sys.stderr)
         return 2
@@ -183,7 +192,8 @@ def _clear_rival(raw_name: str) -> int:
     if name is None:
         return 2
     try:
-        cleared = clear_rivals(name)
+        with storage(f"delete {name}'s samples in {paths.data_dir()}"):
+            cleared = clear_rivals(name)
     except IdentifyError as exc:
         print(f"fantasma profile clear: cannot read the rivals' samples: {exc}", file=sys.stderr)
         return 2

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from native_host import paths
+from native_host.commands._io import storage_error
 from native_host.commands._steps import EMBEDDER_STEP, SetupStep, run_step
 
 ADAPTER_MANIFEST = Path(__file__).resolve().parents[1] / "adapters" / "smollm2_rewrite.json"
@@ -167,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         lines = finish(getattr(args, "register", None))
     except (AssetMissing, OSError) as exc:
+        full = storage_error(f"place the extension in {paths.data_dir()}", exc)
+        if full is not None:
+            raise full from exc
         print(f"fantasma setup: the models are ready, but the browser step failed: {exc}", file=sys.stderr)
         return 1
     print("\n".join(lines), flush=True)
@@ -183,6 +187,11 @@ def prepare_models(choice: ChatModelChoice, force: bool) -> bool:
         try:
             print(run_step(step, force), flush=True)
         except (ExportError, AdapterError, AssetMissing, RuntimeError, OSError) as exc:
+            # a full disk, a read-only file system, no permission: one line, exit status 2 (the step's
+            # staging dir is gone, the model dir as it was)
+            full = storage_error(f"export the {step.name} into {step.target().parent}", exc)
+            if full is not None:
+                raise full from exc
             print(f"fantasma setup: {step.name} failed: {exc}", file=sys.stderr)
             return False
     return True

@@ -7,6 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from native_host.commands._io import storage, storage_error
+
 
 def run(args: argparse.Namespace) -> int:
     try:
@@ -67,12 +69,16 @@ def run(args: argparse.Namespace) -> int:
             config, Path(args.out), command=recipe.command_line(), min_examples=args.min_examples
         )
     except (ValueError, OSError) as exc:
+        full = storage_error(f"write the run's files in {args.out}", exc)  # one line, exit status 2
+        if full is not None:
+            raise full from exc
         print(f"fantasma train: {exc}", file=sys.stderr)
         return 1
     if args.ship:
         from native_host.commands.setup import ADAPTER_MANIFEST
 
-        shipped = recipe.ship_adapter(Path(args.out), ADAPTER_MANIFEST.with_suffix(""))
+        with storage(f"ship the adapter into {ADAPTER_MANIFEST.parent}"):
+            shipped = recipe.ship_adapter(Path(args.out), ADAPTER_MANIFEST.with_suffix(""))
         print(
             f"shipped as {ADAPTER_MANIFEST.with_suffix('.safetensors')} ({shipped['bytes'] / 1e6:.1f} MB, float16)"
         )

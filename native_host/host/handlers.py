@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from native_host import __version__, settings
+from native_host import __version__, paths, settings
 from native_host import rewrite as pipeline
 from native_host.host import framing, schema
 from native_host.host.errors import ErrorCode, ProtocolError
@@ -289,7 +289,7 @@ def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
         add_samples([text])  # per-chunk counts the identifiability model trains on, never the text
     except OSError as exc:
         raise ProtocolError(
-            ErrorCode.storage_error, f"cannot save the profile: {exc.strerror or exc}"
+            ErrorCode.storage_error, f"cannot save the profile: {paths.storage_reason(exc)}"
         ) from exc
     return {"profile": _profile_json(profile), "rivals": _rivals_json()}
 
@@ -309,7 +309,7 @@ def profile_clear(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
         clear_rivals()
     except OSError as exc:
         raise ProtocolError(
-            ErrorCode.storage_error, f"cannot delete the profile: {exc.strerror or exc}"
+            ErrorCode.storage_error, f"cannot delete the profile: {paths.storage_reason(exc)}"
         ) from exc
     return {"cleared": True}
 
@@ -476,7 +476,7 @@ def _rivals_storage(doing: str) -> Iterator[None]:
     except IdentifyError as exc:
         raise ProtocolError(ErrorCode.storage_error, f"cannot read the rivals' samples: {exc}") from exc
     except OSError as exc:
-        raise ProtocolError(ErrorCode.storage_error, f"cannot {doing}: {exc.strerror or exc}") from exc
+        raise ProtocolError(ErrorCode.storage_error, f"cannot {doing}: {paths.storage_reason(exc)}") from exc
     except ValueError as exc:
         raise schema.invalid(f"params.rival: {exc}") from exc
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import configparser
 import json
+import os
 import re
 import shutil
 import zipfile
@@ -99,8 +100,12 @@ def place() -> Packages:
     chromium = target / "chromium"
     staging = target / ".chromium.staging"
     shutil.rmtree(staging, ignore_errors=True)
-    with zipfile.ZipFile(source.chromium_zip) as archive:
-        archive.extractall(staging)
+    try:
+        with zipfile.ZipFile(source.chromium_zip) as archive:
+            archive.extractall(staging)
+    except BaseException:  # a full disk: no half-unpacked copy left behind
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     retired = target / ".chromium.retired"
     if chromium.exists():
         shutil.rmtree(retired, ignore_errors=True)
@@ -110,7 +115,12 @@ def place() -> Packages:
     xpi = None
     if source.firefox_xpi is not None:
         xpi = target / assets.FIREFOX_PACKAGE
-        shutil.copyfile(source.firefox_xpi, xpi)
+        staged = target / f".{assets.FIREFOX_PACKAGE}.tmp"
+        try:  # replaced whole: a full disk leaves the old package, never half of one
+            shutil.copyfile(source.firefox_xpi, staged)
+            os.replace(staged, xpi)
+        finally:
+            staged.unlink(missing_ok=True)
     return Packages(chromium, xpi)
 
 

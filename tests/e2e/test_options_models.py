@@ -3,10 +3,13 @@ hybrid Qwen3.5 that the real `fantasma setup --model DIR` installed), the option
 size and speed, a choice there that changes what the host's `hello` reports, the popup naming the
 active model, and a rewrite in a real editor answered by the hybrid. The host over its own pipes, in the
 same home, is the oracle: the editor must hold exactly the text of its reply, whose `model` is the
-hybrid (random weights: the guards keep their nonsense out, the reply says what was applied)."""
+hybrid (random weights: the guards keep their nonsense out, the reply says what was applied); and the
+browser's own rewrite is the hybrid's too, by the record the host Chromium started keeps of it."""
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -53,6 +56,24 @@ def models_browser(
         playwright_instance, tmp_path_factory.mktemp("chromium_profile_models"), two_models_home
     ) as browser:
         yield browser
+
+
+def rewrites_recorded(home: Path) -> dict[str, int]:
+    """How many finished rewrites the hosts in `home` recorded per model (model_costs.json: each one
+    that ran a model on 20 words or more, at medium or strong, with its words and seconds)."""
+    from native_host import model_cost
+
+    stored = home / "data" / model_cost.FILE
+    costs = json.loads(stored.read_text(encoding="utf-8")) if stored.exists() else {}
+    return {
+        name: sum(
+            len(runs)
+            for strength in model_cost.STRENGTHS
+            for runs in (entry.get(strength) or {}).values()
+            if isinstance(runs, list)
+        )
+        for name, entry in costs.items()
+    }
 
 
 def hello_model(home: Path) -> dict:
@@ -118,11 +139,30 @@ def test_the_options_page_chooses_the_model_and_the_hybrid_answers_in_an_editor(
         result = oracle["result"]
         assert result["model"]["name"] == QWEN_NAME and result["model"]["hybrid"] is True, result["model"]
         assert result["reason"], "the reply says what was done and why"
+        answered = rewrites_recorded(home)  # the oracle's rewrite is in it already
         editor_page = models_browser.context.new_page()
         try:
             ed = EditorPage(editor_page, TIPTAP, server)
             ed.type(ORIGINAL)
+            typed = ed.model()
             ed.menu(models_browser)
+            # The browser's own rewrite ran with the hybrid: the host that Chromium started records each
+            # finished rewrite under the model that ran it (native_host/model_cost.py), and the one new
+            # record is the hybrid's. The editor's text alone could not tell, should both models' answers
+            # be the same rule-based edits.
+            # The record is written before the reply: once the editor changed, it is there or never will be.
+            deadline, settled = time.monotonic() + 180, None
+            while (now := rewrites_recorded(home)) == answered:
+                assert time.monotonic() < deadline, "the browser's rewrite never finished"
+                if settled is None and ed.model() != typed:
+                    settled = time.monotonic() + 5
+                if settled is not None and time.monotonic() > settled:
+                    break
+                editor_page.wait_for_timeout(200)
+            assert {name: now.get(name, 0) - answered.get(name, 0) for name in now} == {
+                **{name: 0 for name in now},
+                QWEN_NAME: 1,
+            }, f"the browser's rewrite was not one the hybrid ran: recorded before {answered}, after {now}"
             ed.wait_model(result["text"], timeout=180_000)
             editor_page.wait_for_timeout(300)  # a late second insertion would show here
             assert ed.model() == result["text"]

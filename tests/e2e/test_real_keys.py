@@ -9,6 +9,7 @@ oracle). The context menu is opened with a real right click and its item chosen 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +26,9 @@ from .xdisplay import XDisplay, xdotool_keys
 pytestmark = pytest.mark.e2e
 
 COMMANDS = ("anonymize-field", "show-markers", "open-composer")
+COMPOSER_PAGE = (
+    "/composer/composer.html?"  # the composer window's page (extension/background.js openComposer)
+)
 
 
 def manifest_binding(command: str) -> str:
@@ -113,12 +117,21 @@ def test_chromium_default_shortcuts_with_real_keys(
     chromium.display.key(xdotool_keys(manifest_binding("show-markers")))
     PageUi(page).wait_for("markers", "British", timeout=30)
 
-    before = chromium.sw.evaluate("fantasmaBackground.stats.composers")
     chromium.display.key(xdotool_keys(manifest_binding("open-composer")))
+    # The composer's own page, loaded in a window of its own, for a tab's field: not a counter in the
+    # background bumped before `windows.create` (that would pass with no window at all).
     deadline = time.monotonic() + 30
-    while chromium.sw.evaluate("fantasmaBackground.stats.composers") == before:
-        assert time.monotonic() < deadline, "the composer shortcut opened nothing"
-        time.sleep(0.1)
+    while not (composers := [p for p in chromium.context.pages if COMPOSER_PAGE in p.url]):
+        assert time.monotonic() < deadline, "the composer shortcut opened no composer window"
+        page.wait_for_timeout(100)  # lets Playwright take in the new page (time.sleep would not)
+    (composer,) = composers
+    expect(composer.locator("#draft")).to_be_visible(timeout=10_000)
+    assert re.search(r"[?&]tab=\d+&frame=\d+", composer.url), composer.url  # for a field in a tab
+    popups = chromium.sw.evaluate(
+        """chrome.windows.getAll({ populate: true, windowTypes: ["popup"] })
+             .then((all) => all.flatMap((w) => w.tabs.map((t) => t.url)))"""
+    )
+    assert [url for url in popups if COMPOSER_PAGE in url] == [composer.url]
     chromium.sw.evaluate(
         """chrome.windows.getAll({ windowTypes: ["popup"] }).then((all) =>
              Promise.all(all.map((w) => chrome.windows.remove(w.id))))"""
@@ -252,19 +265,27 @@ def test_firefox_default_shortcuts_with_real_keys(
     ff.display.key(xdotool_keys(manifest_binding("show-markers")))
     ff.wait_ui("British", "markers", timeout=30)
 
-    def composers() -> int:
-        return int(
-            ff.extension_eval(
-                "browser.runtime.getBackgroundPage().then((bg) => bg.fantasmaBackground.stats.composers)"
-            )
-        )
-
-    before = composers()
     ff.display.key(xdotool_keys(manifest_binding("open-composer")))
+    # The composer's own page loaded in a popup window (see the Chromium test): not a counter.
     deadline = time.monotonic() + 30
-    while composers() == before:
-        assert time.monotonic() < deadline, "the composer shortcut opened nothing"
+    while not (
+        composers := [
+            c["context"]
+            for c in ff.bidi.send("browsingContext.getTree", {})["contexts"]
+            if COMPOSER_PAGE in c["url"]
+        ]
+    ):
+        assert time.monotonic() < deadline, "the composer shortcut opened no composer window"
         time.sleep(0.1)
+    assert len(composers) == 1, composers
+    ff.bidi.wait_for(
+        composers[0], "document.readyState === 'complete' && document.activeElement?.id === 'draft'"
+    )
+    popups = ff.extension_eval(
+        """browser.windows.getAll({ populate: true, windowTypes: ["popup"] })
+             .then((all) => all.flatMap((w) => w.tabs.map((t) => t.url)))"""
+    )
+    assert len([url for url in popups if COMPOSER_PAGE in url]) == 1, popups
     ff.extension_eval(
         """browser.windows.getAll({ windowTypes: ["popup"] }).then((all) =>
              Promise.all(all.map((w) => browser.windows.remove(w.id)))).then(() => true)"""

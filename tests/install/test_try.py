@@ -5,7 +5,6 @@ demo's promise, driven through try's own launcher: Send on the page posts the re
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import time
@@ -17,7 +16,7 @@ import pytest
 
 from tests.e2e.harness import CHROMIUM, SAMPLE, host_reply
 
-from .conftest import Installed
+from .conftest import ROOT, Installed
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
@@ -73,22 +72,73 @@ def test_try_starts_serves_its_page_and_leaves_nothing(installed: Installed) -> 
         urllib.request.urlopen(url, timeout=5)
 
 
+# try's host registration and extension folder, made by the wheel's own code (the installed venv's
+# python, outside the checkout): the launcher Chromium starts is the wheel's, and so is the extension.
+WHEEL_PIECES = """
+import json, sys
+from pathlib import Path
+import native_host
+from native_host.commands import try_
+scratch, profile = Path(sys.argv[1]), Path(sys.argv[2])
+manifest = try_.register_host(scratch, profile)
+print(json.dumps({"manifest": str(manifest), "extension": str(try_.extension_dir(scratch)),
+                  "package": native_host.__file__}))
+"""
+
+
+def parent(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def host_processes(python: str, started_by: int) -> list[int]:
+    """The hosts running now as the wheel's launcher runs them (`python -P -m native_host`), started by
+    process `started_by` or one of its children (the browser and its helpers)."""
+    wanted = [python, "-P", "-m", "native_host"]
+    out = []
+    for entry in Path("/proc").iterdir():
+        try:
+            argv = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if not entry.name.isdigit() or argv[:4] != wanted:
+            continue
+        pid = ancestor = int(entry.name)
+        while ancestor > 1 and ancestor != started_by:
+            ancestor = parent(ancestor)
+        if ancestor == started_by:
+            out.append(pid)
+    return out
+
+
 def test_the_demo_page_sends_the_rewritten_text(installed: Installed, tmp_path: Path, monkeypatch) -> None:
     """try's own pieces (launch, open_demo, the demo server) with a real click on Send: "Rewrite before
-    posting" is on for the page, so the server receives what the host makes of the text."""
+    posting" is on for the page, so the server receives what the host makes of the text. The host and
+    the extension are the wheel's: registered by the installed code, started by Chromium through the
+    installed launcher, nothing of the checkout on its path."""
     from native_host.commands import try_
 
     monkeypatch.setenv("FANTASMA_HOME", str(installed.fantasma_home))  # the models setup exported
+    monkeypatch.delenv("PYTHONPATH", raising=False)  # Chromium passes its environment to the host
     monkeypatch.chdir(tmp_path)
     profile = tmp_path / "profile"
-    manifest = try_.register_host(tmp_path, profile)
-    launcher = json.loads(manifest.read_text())["path"]
-    oracle = host_reply([launcher], dict(os.environ), tmp_path, "rewrite", {"text": SAMPLE})
+    made = installed.run(installed.bin("python"), "-c", WHEEL_PIECES, str(tmp_path), str(profile))
+    assert made.returncode == 0, made.stderr
+    pieces = json.loads(made.stdout)
+    assert Path(pieces["package"]).is_relative_to(installed.venv), pieces  # the wheel's, not the checkout's
+    assert not Path(pieces["extension"]).is_relative_to(ROOT), pieces  # unpacked from the wheel's bundle
+    launcher = json.loads(Path(pieces["manifest"]).read_text())["path"]
+    wheel_python = installed.bin("python")
+    assert f"exec {wheel_python} -P -m native_host" in Path(launcher).read_text()
+    oracle = host_reply([launcher], installed.env(), tmp_path, "rewrite", {"text": SAMPLE})
     assert oracle["type"] == "result", oracle
+    hosts: set[int] = set()
     with try_.DemoServer() as server:
         proc, devtools = try_.launch(Path(CHROMIUM), profile, headless=True)
         try:
-            try_.open_demo(devtools, try_.extension_dir(tmp_path), server.url)
+            try_.open_demo(devtools, Path(pieces["extension"]), server.url)
             deadline = time.monotonic() + 20
             while not (pages := [t for t in devtools.targets() if t["url"] == server.url]):
                 assert time.monotonic() < deadline, devtools.targets()
@@ -119,7 +169,9 @@ def test_the_demo_page_sends_the_rewritten_text(installed: Installed, tmp_path: 
                 )
             deadline = time.monotonic() + 120
             while not server.received and time.monotonic() < deadline:
+                hosts.update(host_processes(wheel_python, proc.pid))  # the host Chromium started
                 time.sleep(0.1)
         finally:
             try_.stop(proc, devtools)
     assert server.received == [oracle["result"]["text"]]
+    assert hosts, "Chromium started no host through the wheel's launcher while the page was rewritten"

@@ -5,6 +5,8 @@ code, URLs, names, numbers)."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from style_helpers import marked, markers
 
@@ -190,8 +192,36 @@ def _observed(text: str):
     return observe(Document(text), Target())
 
 
+ASSUMED_PER_1K = 0.1  # data/baseline.json's assumed rate for both markers (the corpora are edited prose)
+
+
+def poisson_identifiability(count: int, words: int, rate_per_1k: float = ASSUMED_PER_1K) -> float:
+    """What docs/style.md says a count scores, computed here from scratch: p = P(X >= count) for X ~
+    Poisson(rate × words / 1000), surprise = -log10 p, identifiability = 1 - exp(-surprise / 3) (so
+    p = 0.1 gives 0.28 and p = 0.001 gives 0.63)."""
+    expected = rate_per_1k * words / 1000
+    tail = sum(math.exp(-expected) * expected**k / math.factorial(k) for k in range(count, count + 60))
+    return 1 - math.exp(math.log10(tail) / 3)
+
+
 def test_new_markers_are_scored_against_an_assumed_rate() -> None:
-    report = analyze("that was sooo long & boring, pleeease stop " * 3)
-    found = {f.marker: f for f in report.findings}
-    assert found["slang.elongation"].baseline_per_1k is not None
-    assert found["punctuation.ampersand"].baseline_per_1k is not None
+    message = "that was sooo long & boring, pleeease stop " * 3  # 21 words
+    found = {f.marker: f for f in analyze(message).findings}
+    for marker, count in (("slang.elongation", 6), ("punctuation.ampersand", 3)):
+        finding = found[marker]
+        assert finding.count == count and finding.baseline_per_1k == ASSUMED_PER_1K, finding
+        assert finding.rate_per_1k == pytest.approx(1000 * count / 21)
+        assert finding.identifiability == pytest.approx(poisson_identifiability(count, 21), abs=1e-6)
+        assert finding.identifiability > 0.9  # hundreds of times the assumed rate: it gives the writer away
+    # One "&" in 2,000 words is twice the assumed rate, not hundreds of times: it scores far lower.
+    prose = "The report was read aloud and the members agreed to meet again next week. " * 143
+    long_text = "The vote was close & the motion passed. " + prose
+    words = analyze(long_text).words
+    assert 1990 <= words <= 2020, words
+    rare = {f.marker: f for f in analyze(long_text).findings}.get("punctuation.ampersand")
+    expected = poisson_identifiability(1, words)
+    assert expected < 0.3
+    if rare is None:  # below what a report shows
+        assert expected < 0.05
+    else:
+        assert rare.identifiability == pytest.approx(expected, abs=1e-6)
