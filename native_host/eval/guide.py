@@ -38,7 +38,9 @@ Sentence = tuple[int, int, float]  # (start, end, the guide's score), code-point
 def guide_ranking(ident: Any, text: str) -> list[Sentence]:
     """The guide's sentences of `text` in reading order, each with its score: how much it adds to the
     text's identifiability (the score minus the score without it), as the guide shows the writer."""
-    return [(int(s), int(e), float(c)) for s, e, c in ident.score(text).sentences]
+    from native_host.style.guide import guide
+
+    return [(s.start, s.end, s.contribution) for s in guide(ident, text).sentences]
 
 
 def ranks(values: Sequence[float]) -> np.ndarray:
@@ -234,21 +236,18 @@ def diligent_writer(text: str, ident: Any, best_alternative: Alternative) -> tup
     return current, sentences
 
 
-def search_alternative(checks: Any, strength: str = "strong") -> Alternative:
-    """The best alternative for one sentence from the edit search: the rule edits proposed inside the
-    sentence (protected spans left out, as the rewrite does), picked by the search under every guard
-    and the strength's budget."""
-    from native_host import style
-    from native_host.rewrite import search
-    from native_host.rewrite.edits import propose
+def offered_alternative(embedder: Any, engine: Any = None) -> Alternative:
+    """The best alternative the guide offers for one sentence (rewrite/alternatives.py: the search's
+    rule edits confined to the sentence, and with `engine` the model's candidates for it, each through
+    every guard): the one that lowers the text's score most."""
+    from native_host.rewrite.alternatives import AlternativesError, sentence_alternatives
 
     def best(text: str, start: int, end: int, ident: Any) -> str | None:
-        protected = [(s, e) for s, e, _ in style.protected_spans(text)]
-        inside = [x for x in propose(text, protected) if start <= x.start and x.end <= end]
-        if not inside:
+        try:
+            offered = sentence_alternatives(text, start, end, ident=ident, embedder=embedder, engine=engine)
+        except AlternativesError:  # the span is no longer one sentence of the text
             return None
-        found = search.search(text, inside, ident, checks, search.BUDGETS[strength])
-        return found.text if found.applied else None
+        return offered[0].text if offered else None
 
     return best
 

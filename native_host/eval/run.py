@@ -412,15 +412,14 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
 def _guide_alternative(
     embedder: Any, language_model: Any, options: EvalOptions
 ) -> tuple[guide.Alternative | None, str]:
-    """How the diligent writer's alternatives are made (and that in words, for the report): the
-    search's rule edits confined to one sentence, under the guards of `strong`. None without the
-    meaning guard's embedder (no alternative could pass it)."""
+    """How the diligent writer's alternatives are made (and that in words, for the report): what the
+    composer offers for one sentence, the search's rule edits confined to it and the language
+    model's candidates for it, through every guard. None without the meaning guard's embedder (no
+    alternative could pass it)."""
     if not options.guide or embedder is None:
         return None, "none (no embedder for the guards)"
-    from native_host.rewrite.search import SearchChecks
-
-    checks = SearchChecks(embedder, language_model)
-    return guide.search_alternative(checks), "the search's rule edits confined to the sentence, strong"
+    source = "rule edits in the sentence" + (" and the model's candidates" if language_model else "")
+    return guide.offered_alternative(embedder, language_model), source
 
 
 def _guide_chunk(chunk: Any, ident: Any, alternative: guide.Alternative | None, log) -> guide.GuideChunk:
