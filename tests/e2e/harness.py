@@ -14,11 +14,11 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, FrameLocator, Page, Playwright, Worker
+from playwright.sync_api import BrowserContext, CDPSession, FrameLocator, Page, Playwright, Worker
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION_DIR = ROOT / "extension"
@@ -237,6 +237,55 @@ def wait_until_settled(background_work: Callable[[], list[int]], pause: Callable
         pause(0.1)
 
 
+# Runs on a UI shadow root: records the text of every text node added under it from now on (a box's
+# texts, a label's new text) and every text edited in place; returns the array it fills.
+RECORD_TEXTS_JS = """function () {
+  const seen = [];
+  const textsOf = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) return [node.data];
+    if (node.nodeType !== Node.ELEMENT_NODE || ["STYLE", "SCRIPT"].includes(node.nodeName)) return [];
+    return [...node.childNodes].flatMap(textsOf);
+  };
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === "characterData") seen.push(record.target.data);
+      for (const node of record.addedNodes) seen.push(...textsOf(node));
+    }
+  });
+  observer.observe(this, { childList: true, subtree: true, characterData: true });
+  seen.observer = observer; // lives as long as the array the test holds
+  return seen;
+}"""
+
+
+class RecordedTexts(Iterable[str]):
+    """The texts recorded in the page so far, read on each use (after what the page did before it)."""
+
+    def __init__(self, cdp: CDPSession, arrays: list[str]) -> None:
+        self.cdp = cdp
+        self.arrays = arrays  # remote object ids of the page-side arrays, one per UI root
+
+    def _now(self) -> list[str]:
+        texts: list[str] = []
+        for array in self.arrays:
+            reply = self.cdp.send(
+                "Runtime.callFunctionOn",
+                {
+                    "objectId": array,
+                    "functionDeclaration": "function () { return [...this]; }",
+                    "returnByValue": True,
+                },
+            )
+            texts += reply["result"]["value"]
+        return texts
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._now())
+
+    def __repr__(self) -> str:
+        return repr(self._now())
+
+
 class PageUi:
     """The extension's in-page UI lives in a closed shadow root: page scripts, and Playwright's selectors
     (which run as page script), cannot see into it. The tests read it through the DevTools protocol, the
@@ -309,30 +358,41 @@ class PageUi:
     def boxes(self, kind: str) -> list[dict]:
         return [box for box in self._boxes() if box["kind"] == kind]
 
-    def record_texts(self) -> list[str]:
-        """From now on, every text the UI shows (also boxes that come and go between two polls) is
-        appended to the returned list, from the inspector's DOM mutation events. The inspector reports
-        changes only inside nodes it has sent, so each container that gains children is asked for them."""
-        texts: list[str] = []
+    def record_texts(self) -> RecordedTexts:
+        """From now on, every text the UI shows (also boxes that come and go between two polls) is in the
+        returned sequence. A MutationObserver on each of the UI's closed shadow roots, handed over by the
+        inspector, copies each text as it is added, in the page. (The inspector's own DOM events cannot:
+        a node it inserts comes without its children, and asking for them is a round trip that a box
+        gone by then, like a fast job's progress pill, never answers.) The roots must exist already
+        (show a box first); a root made later, for a new host, is not watched."""
+        root = self.cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]
+        roots: list[int] = []  # backend node ids of the UI's shadow roots
 
-        def collect(node: dict) -> None:
-            if node.get("nodeType") == 3:
-                texts.append(node.get("nodeValue", ""))
-            if node.get("childNodeCount", 0) > len(node.get("children", [])):
-                expand(node)
+        def walk(node: dict) -> None:
+            attrs = node.get("attributes", [])
+            if "data-fantasma-ui" in attrs[::2]:
+                roots.extend(
+                    s["backendNodeId"]
+                    for s in node.get("shadowRoots", [])
+                    if s.get("shadowRootType") == "closed"
+                )
             for child in node.get("children", []) + node.get("shadowRoots", []):
-                collect(child)
+                walk(child)
+            if "contentDocument" in node:
+                walk(node["contentDocument"])
 
-        def expand(event: dict) -> None:
-            self.cdp.send("DOM.requestChildNodes", {"nodeId": event["nodeId"], "depth": -1, "pierce": True})
-
-        self.cdp.on("DOM.childNodeInserted", lambda e: collect(e["node"]))
-        self.cdp.on("DOM.setChildNodes", lambda e: [collect(n) for n in e["nodes"]])
-        self.cdp.on("DOM.characterDataModified", lambda e: texts.append(e["characterData"]))
-        self.cdp.on("DOM.childNodeCountUpdated", expand)
-        self.cdp.send("DOM.enable")
-        self._boxes()
-        return texts
+        walk(root)
+        assert roots, "no UI root in the page yet: show a box before recording"
+        arrays: list[str] = []
+        for backend_id in roots:
+            shadow = self.cdp.send("DOM.resolveNode", {"backendNodeId": backend_id})["object"]
+            arrays.append(
+                self.cdp.send(
+                    "Runtime.callFunctionOn",
+                    {"objectId": shadow["objectId"], "functionDeclaration": RECORD_TEXTS_JS},
+                )["result"]["objectId"]
+            )
+        return RecordedTexts(self.cdp, arrays)
 
     def texts(self, kind: str) -> list[str]:
         found = [box["text"] for box in self._boxes() if box["kind"] == kind]

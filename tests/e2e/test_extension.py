@@ -312,9 +312,9 @@ def test_progress_from_the_host_shows_in_the_page_then_goes(
     browser: Browser, page: Page, server: PageServer, light: str, light_settings: None
 ) -> None:
     page.goto(server.url("textarea.html"))
-    # The UI is in a closed shadow root: the test watches it through the inspector's DOM events, which
-    # report changes only inside nodes the inspector has already sent. So a first rewrite makes the UI's
-    # root exist, and the second one is watched.
+    # The UI is in a closed shadow root: the test watches it with an observer the inspector puts on that
+    # root, which must exist first. So a first rewrite makes the UI's root exist, and the second one is
+    # watched.
     page.fill("#field", ORIGINAL)
     browser.menu(page, "#field", "fantasma-anonymize")
     expect(page.locator("#field")).to_have_value(light, timeout=15_000)
