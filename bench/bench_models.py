@@ -208,22 +208,31 @@ def measure(model_dir: Path, repeats: int, threads: int | None, realistic: bool,
         original_length_budget()
     calls: EngineCalls | None = None
 
+    cpu_s: list[
+        float
+    ] = []  # this process's CPU seconds per rewrite: less stretched by other jobs than wall time
+
     def once(seed: int) -> tuple[float, dict]:
         options = RewriteOptions(
             strength="medium", model_dir=model_dir, use_profile=False, seed=seed, threads=threads
         )
         if calls is not None:
             calls.reset()
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         result = rewrite(TEXT, options)
+        cpu_s.append(round(time.process_time() - cpu, 3))
         return time.perf_counter() - started, result.to_json()
 
     first_s, first = once(0)
     first_done = time.time()
     engine = models.get_engine(model_dir, threads)
     calls = EngineCalls(engine)
-    warm = [once(seed)[0] for seed in range(1, repeats + 1)]
-    row_levers = measure_levers(engine, calls, once, first) if levers else None
+    runs = [once(seed) for seed in range(1, repeats + 1)]
+    warm = [s for s, _ in runs]
+    warm_calls = calls.report()
+    # the levers' variants rerun the last warm rewrite (its seed), each with one lever changed
+    product = {"seed": repeats, "s": warm[-1], "cpu_s": cpu_s[-1], "calls": warm_calls, "run": runs[-1][1]}
+    row_levers = measure_levers(engine, calls, once, first, cpu_s, product) if levers and runs else None
     return {
         "first_done_at": first_done,
         "first_rewrite_s": first_s,
@@ -236,13 +245,19 @@ def measure(model_dir: Path, repeats: int, threads: int | None, realistic: bool,
         "path": first["path"],
         "timings": first["timings"],
         "threads": getattr(engine, "threads", None),
-        "engine_calls_last_warm": calls.report(),
+        "engine_calls_last_warm": warm_calls,
+        "cpu_s": cpu_s[: repeats + 1],
         "levers": row_levers,
     }
 
 
 def measure_levers(
-    engine: Any, calls: EngineCalls, once: Callable[[int], tuple[float, dict]], first: dict
+    engine: Any,
+    calls: EngineCalls,
+    once: Callable[[int], tuple[float, dict]],
+    first: dict,
+    cpu_s: list[float],
+    product: dict,
 ) -> dict:
     """One warm rewrite per variant (module docstring); seconds each, and the engine's calls in each."""
     import contextlib
@@ -259,9 +274,8 @@ def measure_levers(
             setattr(module, name, old)
 
     out: dict[str, Any] = {}
-    seed = 100
-    base_s, base = once(seed)
-    out["product"] = {"s": round(base_s, 3), "calls": calls.report(), "windows": len(base["windows"])}
+    seed, base = product["seed"], product["run"]
+    out["product"] = {k: product[k] for k in ("s", "cpu_s", "calls")} | {"windows": len(base["windows"])}
     prefix = calls.common_prefix()
     windows, rows = (
         len(base["windows"]),
@@ -270,7 +284,12 @@ def measure_levers(
 
     engine.warm_prefix(prefix)  # what a true prefix hit gives: each window prefills its own part
     s, _ = once(seed)
-    out["prefix"] = {"s": round(s, 3), "calls": calls.report(), "common_prefix_tokens": len(prefix)}
+    out["prefix"] = {
+        "s": round(s, 3),
+        "cpu_s": cpu_s[-1],
+        "calls": calls.report(),
+        "common_prefix_tokens": len(prefix),
+    }
     engine.clear_prefixes()
 
     if windows and rows > 1:
@@ -284,7 +303,12 @@ def measure_levers(
     select = llm_windows.select_pieces
     with patched(llm_windows, "select_pieces", every_sentence):
         s, run = once(seed)
-    out["windows"] = {"s": round(s, 3), "calls": calls.report(), "windows": len(run["windows"])}
+    out["windows"] = {
+        "s": round(s, 3),
+        "cpu_s": cpu_s[-1],
+        "calls": calls.report(),
+        "windows": len(run["windows"]),
+    }
 
     from dataclasses import replace as dc_replace
 
@@ -295,12 +319,12 @@ def measure_levers(
 
     with patched(llm_windows, "candidate_options", no_speculation):
         s, _ = once(seed)
-    out["speculation"] = {"s": round(s, 3), "calls": calls.report()}
+    out["speculation"] = {"s": round(s, 3), "cpu_s": cpu_s[-1], "calls": calls.report()}
 
     if hasattr(llm_windows, "hopeless"):
         with patched(llm_windows, "hopeless", lambda *a, **k: False):
             s, _ = once(seed)
-        out["early_stop"] = {"s": round(s, 3), "calls": calls.report()}
+        out["early_stop"] = {"s": round(s, 3), "cpu_s": cpu_s[-1], "calls": calls.report()}
     out["preload"] = {"first_load_s": round(float(first["timings"].get("load_s", 0.0)), 3)}
     return out
 
@@ -421,40 +445,51 @@ def main() -> int:
 
 
 def print_levers(row: dict) -> None:
-    """Each lever's share: the seconds it saves (or would save) over the warm rewrite without it."""
+    """Each lever's share: the seconds it saves over the warm rewrite without it, in wall time and in this
+    process's CPU time (on a shared machine the CPU share is the steadier one)."""
     levers = row["levers"]
-    product = levers["product"]["s"]
-    print(f"levers (warm rewrite on the product path: {product:.2f} s, {words()} words)")
+    product = levers["product"]
+    print(
+        f"levers (warm rewrite on the product path: {product['s']:.2f} s wall, {product['cpu_s']:.2f} s CPU, "
+        f"{words()} words)"
+    )
 
-    def line(name: str, saved: float, base: float, note: str) -> None:
-        print(f"  {name:<12} saves {saved:>7.2f} s = {saved / base:>6.1%} of {base:.2f} s  {note}")
+    def line(name: str, wall: tuple[float, float], cpu: tuple[float, float] | None, note: str) -> None:
+        shares = f"wall {wall[0]:>7.2f} s = {wall[0] / wall[1]:>6.1%}"
+        if cpu is not None:
+            shares += f"; CPU {cpu[0]:>7.2f} s = {cpu[0] / cpu[1]:>6.1%}"
+        print(f"  {name:<12} saves {shares}  {note}")
 
     if "prefix" in levers:
         p = levers["prefix"]
         line(
             "prefix",
-            product - p["s"],
-            product,
-            f"(common prefix {p['common_prefix_tokens']} tokens; "
-            f"prefilled {levers['product']['calls']['prefilled_tokens']:.0f} -> {p['calls']['prefilled_tokens']:.0f})",
+            (product["s"] - p["s"], product["s"]),
+            (product["cpu_s"] - p["cpu_s"], product["cpu_s"]),
+            f"(common prefix {p['common_prefix_tokens']} tokens; prefilled "
+            f"{product['calls']['prefilled_tokens']:.0f} -> {p['calls']['prefilled_tokens']:.0f} tokens)",
         )
     if "batch" in levers:
         b = levers["batch"]
-        saved = levers["product"]["calls"]["sampled_decode_s"] * b["saving"]
+        saved = product["calls"]["sampled_decode_s"] * b["saving"]
         line(
             "batch",
-            saved,
-            product,
-            f"(sampled rows of all windows at once: {b['apart_s']} s -> {b['together_s']} s "
-            f"on the engine, {b['steps']} steps)",
+            (saved, product["s"]),
+            None,
+            f"(the sampled rows of all windows in one batch: {b['apart_s']} s -> {b['together_s']} s on the "
+            f"engine alone, {b['steps']} steps; times the sampled decode's {product['calls']['sampled_decode_s']} s)",
         )
     for name, key in (("windows", "windows"), ("speculation", "speculation"), ("early stop", "early_stop")):
         if key in levers:
-            off = levers[key]["s"]
-            line(name, off - product, off, "(product path vs the variant without it)")
-    first = row["first_rewrite_s"]
+            off = levers[key]
+            line(
+                name,
+                (off["s"] - product["s"], off["s"]),
+                (off["cpu_s"] - product["cpu_s"], off["cpu_s"]),
+                "(the variant without it -> the product path)",
+            )
     load = levers["preload"]["first_load_s"]
-    line("preload", load, first, "(model + embedder load inside the first rewrite)")
+    line("preload", (load, row["first_rewrite_s"]), None, "(model + embedder load inside the first rewrite)")
 
 
 if __name__ == "__main__":
