@@ -153,23 +153,29 @@ def tokenizer_from_gguf(metadata: dict[str, Any]) -> Tokenizer:
     return tokenizer
 
 
-def special_ids_from_gguf(metadata: dict[str, Any]) -> dict[str, Any]:
-    """bos/eos/pad ids, add_bos_token and the chat template, as fantasma_model.json names them."""
+def special_ids_from_gguf(metadata: dict[str, Any], tokenizer: Tokenizer) -> dict[str, Any]:
+    """bos/eos/pad ids, add_bos_token and the chat template, as fantasma_model.json names them; the eos
+    ids are the file's eos and eot (end of turn) ids and the template's end of turn (export/eos.py)."""
+    from export.eos import as_ids, eos_token_ids
+
     eos = metadata.get("tokenizer.ggml.eos_token_id")
     if eos is None:
         raise GGUFError("GGUF metadata has no tokenizer.ggml.eos_token_id; generation could never stop")
-    eos_ids = [int(eos)]
-    eot = metadata.get("tokenizer.ggml.eot_token_id")  # end of turn, where it differs from eos
-    if eot is not None and int(eot) not in eos_ids:
-        eos_ids.append(int(eot))
     bos = metadata.get("tokenizer.ggml.bos_token_id")
     pad = metadata.get("tokenizer.ggml.padding_token_id", eos)
+    template = metadata.get("tokenizer.chat_template")
+    declared = [
+        ("GGUF tokenizer.ggml.eos_token_id", as_ids(eos)),
+        ("GGUF tokenizer.ggml.eot_token_id", as_ids(metadata.get("tokenizer.ggml.eot_token_id"))),
+    ]
+    eos_ids, sources = eos_token_ids(declared, template, tokenizer, None if bos is None else int(bos))
     return {
         "bos_token_id": None if bos is None else int(bos),
         "eos_token_ids": eos_ids,
+        "eos_token_sources": sources,
         "pad_token_id": int(pad),
         "add_bos_token": bool(metadata.get("tokenizer.ggml.add_bos_token", False)),
-        "chat_template": metadata.get("tokenizer.chat_template"),
+        "chat_template": template,
     }
 
 

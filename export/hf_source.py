@@ -152,6 +152,14 @@ class HFCheckpoint:
         path = self.dir / "generation_config.json"
         return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
+    def sampling_settings(self) -> dict[str, Any]:
+        """The sampling keys generation_config.json sets (do_sample, temperature, top_p, ...), as a model
+        dir records them (`generation_config`; native_host/engine/sampling.py reads them)."""
+        from native_host.engine.sampling import SAMPLING_KEYS
+
+        generation = self.generation_config()
+        return {key: generation[key] for key in SAMPLING_KEYS if key in generation}
+
     def chat_template(self) -> str | None:
         """From tokenizer_config.json, or the chat_template.jinja file newer checkpoints ship."""
         template = self.tokenizer_config().get("chat_template")

@@ -402,20 +402,28 @@ def gguf_parameters(tensors) -> int:
 
 
 def _special_from_hf(checkpoint) -> dict[str, Any]:
+    from export.eos import eos_token_ids, hf_declared, load_tokenizer
+
     config, generation = checkpoint.config, checkpoint.generation_config()
     tokenizer_config = checkpoint.tokenizer_config()
-    eos = generation.get("eos_token_id", config.get("eos_token_id"))
-    eos_ids = [int(e) for e in (eos if isinstance(eos, list) else [eos]) if e is not None]
-    if not eos_ids:
-        raise ValueError(f"{checkpoint.dir}: no eos_token_id in config.json or generation_config.json")
     bos = generation.get("bos_token_id", config.get("bos_token_id"))
     pad = generation.get("pad_token_id", config.get("pad_token_id"))
+    tokenizer = load_tokenizer(checkpoint.tokenizer_path())
+    template = checkpoint.chat_template()
+    try:
+        eos_ids, sources = eos_token_ids(
+            hf_declared(config, generation, tokenizer_config, tokenizer), template, tokenizer, bos
+        )
+    except ValueError as exc:
+        raise ValueError(f"{checkpoint.dir}: {exc}") from exc
     return {
         "bos_token_id": bos,
         "eos_token_ids": eos_ids,
+        "eos_token_sources": sources,
         "pad_token_id": eos_ids[0] if pad is None else pad,
         "add_bos_token": bool(tokenizer_config.get("add_bos_token", False)),
-        "chat_template": checkpoint.chat_template(),
+        "chat_template": template,
+        "generation_config": checkpoint.sampling_settings(),
     }
 
 
@@ -436,7 +444,7 @@ def export(
         weights = gguf_weights(tensors, config)
         freq_divisors = tensors.get("rope_freqs.weight") if "rope_freqs.weight" in tensors else None
         tokenizer: Any = tokenizer_from_gguf(metadata)
-        special = special_ids_from_gguf(metadata)
+        special = special_ids_from_gguf(metadata, tokenizer)
         parameters = gguf_parameters(tensors)
     else:
         from export.hf_source import HFCheckpoint

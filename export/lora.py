@@ -147,14 +147,15 @@ def export_gguf_merged(gguf: Path, out_dir: Path, adapter: LoraAdapter, options,
     weights = llama.Weights(lambda name: adapter.merge(name, base.get(name)), base.has)
     freq_divisors = tensors.get("rope_freqs.weight") if "rope_freqs.weight" in tensors else None
     graph = llama.build_graph(config, weights, options.precision, progress, freq_divisors)
+    tokenizer = tokenizer_from_gguf(metadata)
     meta = llama.model_meta(
         config,
         options.precision,
         options.source_label or str(gguf),
-        special_ids_from_gguf(metadata),
+        special_ids_from_gguf(metadata, tokenizer),
         llama.gguf_parameters(tensors),
     )
-    write_model_dir(out_dir, graph, tokenizer_from_gguf(metadata), meta)
+    write_model_dir(out_dir, graph, tokenizer, meta)
     return meta
 
 

@@ -483,12 +483,22 @@ def state_entries(cfg: Qwen35Config) -> list[dict[str, Any]]:
 def export(
     source: Path, out_dir: Path, options: ExportOptions, progress: ProgressFn | None = None
 ) -> dict[str, Any]:
+    from export.eos import eos_token_ids, hf_declared, load_tokenizer
     from export.modeldir import write_model_dir
     from export.qwen_tokenizer import CHAT_TEMPLATE, tokenizer_for
 
     ckpt = HFCheckpoint(Path(source))
     cfg = Qwen35Config.from_hf(ckpt.config, set(ckpt.names()))
-    eos = _eos_ids(ckpt, cfg)
+    tokenizer = tokenizer_for(ckpt.dir)
+    template = ckpt.chat_template() or CHAT_TEMPLATE
+    eos, eos_sources = eos_token_ids(
+        hf_declared(
+            ckpt.config, ckpt.generation_config(), ckpt.tokenizer_config(), load_tokenizer(tokenizer)
+        ),
+        template,
+        tokenizer,
+        cfg.bos_token_id,
+    )
     precision = options.precision
     graph = build_graph(cfg, ckpt, precision, progress)
     meta: dict[str, Any] = {
@@ -503,12 +513,14 @@ def export(
         "parameters": text_parameters(ckpt, cfg),
         "bos_token_id": cfg.bos_token_id,
         "eos_token_ids": eos,
+        "eos_token_sources": eos_sources,
         "pad_token_id": cfg.pad_token_id if cfg.pad_token_id is not None else eos[0],
-        "chat_template": ckpt.chat_template() or CHAT_TEMPLATE,
+        "chat_template": template,
+        "generation_config": ckpt.sampling_settings(),
         "add_bos_token": False,
         "state": state_entries(cfg),
     }
-    write_model_dir(out_dir, graph, tokenizer_for(ckpt.dir), meta)
+    write_model_dir(out_dir, graph, tokenizer, meta)
     return meta
 
 
@@ -557,15 +569,3 @@ def text_parameters(ckpt: HFCheckpoint, cfg: Qwen35Config) -> int:
     if not cfg.tie_word_embeddings:
         names.append(LM_HEAD)
     return sum(ckpt.numel(n) for n in names)
-
-
-def _eos_ids(ckpt: HFCheckpoint, cfg: Qwen35Config) -> list[int]:
-    """config.json's eos plus generation_config.json's (the chat model ends turns with <|im_end|>)."""
-    ids = list(cfg.eos_token_ids)
-    eos = ckpt.generation_config().get("eos_token_id")
-    for e in eos if isinstance(eos, list) else [] if eos is None else [eos]:
-        if e not in ids:
-            ids.append(e)
-    if not ids:
-        raise ValueError(f"{ckpt.dir}: no eos_token_id in config.json or generation_config.json")
-    return ids

@@ -6,6 +6,7 @@ test dirs); the fixtures over it live in the conftests."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import time
@@ -134,4 +135,77 @@ def export_default_model(cache: pytest.Cache, accuracy_level: int | None = None)
         tmp.rename(out)
     except OSError:  # a concurrent run put the same export in place first
         shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
+# HuggingFaceTB/SmolLM2-135M-Instruct's files as the hub lists them (README.md and .gitattributes are
+# documentation; vocab.json and merges.txt the slow tokenizer's files, which nothing here reads).
+SMOLLM2_REPO_FILES = (".gitattributes", "README.md", "config.json", "generation_config.json", "merges.txt",
+                      "model.safetensors", "special_tokens_map.json", "tokenizer.json",
+                      "tokenizer_config.json", "vocab.json")  # fmt: skip
+# Llama 3.2 Instruct's template as a plain string (its header and turn tokens, its default system turn
+# left out): a second Llama-family template, whose turn ends with <|eot_id|> and no newline.
+LLAMA3_TEMPLATE = (
+    "{{ bos_token }}{% for message in messages %}"
+    "{{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\\n\\n' + message['content'] | trim"
+    " + '<|eot_id|>' }}{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<|start_header_id|>assistant<|end_header_id|>\\n\\n' }}{% endif %}"
+)
+
+
+def save_tiny_smollm2_instruct(out: Path) -> Path:
+    """A tiny random Llama (2 layers, hidden 64, seed 0) laid out file by file as the hub ships
+    HuggingFaceTB/SmolLM2-135M-Instruct, with its real tokenizer and chat template.
+
+    The real repo's files: SMOLLM2_REPO_FILES (the Hugging Face listing). Written here: config.json
+    (LlamaForCausalLM; bos 1 `<|im_start|>`, eos 2 `<|im_end|>`, pad 2, tied embeddings, vocabulary
+    49,152; the sizes are the tiny model's), generation_config.json (token ids only: `_from_model_config`,
+    bos, eos, pad; no sampling keys), model.safetensors, tokenizer.json, tokenizer_config.json (eos
+    `<|im_end|>`, bos `<|im_start|>`, the chat template with SmolLM's default system turn),
+    special_tokens_map.json. Where checked: the tokenizer, the template and the ids are the ones in the
+    SmolLM2-135M-Instruct GGUF the project bundles (native_host/assets.smollm2_gguf: its
+    tokenizer.chat_template, tokenizer.ggml.bos/eos/padding_token_id), rebuilt as tokenizer.json by
+    export/gguf_source.tokenizer_from_gguf; the file list and config keys from the hub repo page."""
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from export.gguf_source import open_gguf, tokenizer_from_gguf
+    from native_host.assets import smollm2_gguf
+
+    metadata, _ = open_gguf(smollm2_gguf())
+    tokenizer = tokenizer_from_gguf(metadata)
+    settings = dict(
+        vocab_size=tokenizer.get_vocab_size(),
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=16,
+        max_position_embeddings=8192,
+        rms_norm_eps=1e-5,
+        rope_theta=100000.0,
+        tie_word_embeddings=True,
+        bos_token_id=1,
+        eos_token_id=2,
+        pad_token_id=2,
+    )
+    torch.manual_seed(0)
+    LlamaForCausalLM(LlamaConfig(**settings)).eval().save_pretrained(out)
+    generation = {"_from_model_config": True, "bos_token_id": 1, "eos_token_id": 2, "pad_token_id": 2}
+    (out / "generation_config.json").write_text(json.dumps(generation, indent=2), encoding="utf-8")
+    tokenizer.save(str(out / "tokenizer.json"))
+    special = {"bos_token": "<|im_start|>", "eos_token": "<|im_end|>", "pad_token": "<|im_end|>",
+               "unk_token": "<|endoftext|>", "additional_special_tokens": ["<|im_start|>", "<|im_end|>"]}  # fmt: skip
+    (out / "special_tokens_map.json").write_text(json.dumps(special, indent=2), encoding="utf-8")
+    tokenizer_config = {
+        "add_prefix_space": False,
+        **special,
+        "chat_template": metadata["tokenizer.chat_template"],
+        "clean_up_tokenization_spaces": False,
+        "model_max_length": 8192,
+        "tokenizer_class": "GPT2Tokenizer",
+        "vocab_size": tokenizer.get_vocab_size(),
+    }
+    (out / "tokenizer_config.json").write_text(json.dumps(tokenizer_config, indent=2), encoding="utf-8")
     return out

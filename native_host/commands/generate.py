@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def register(subparsers) -> None:
@@ -29,9 +30,13 @@ def register(subparsers) -> None:
         "--min-new-tokens", type=int, default=0, help="no eos and no stop string before this many tokens"
     )
     parser.add_argument("--greedy", action="store_true", help="argmax decoding (default: sampling)")
-    parser.add_argument("--temperature", type=float, default=0.8)
-    parser.add_argument("--top-p", type=float, default=0.95)
-    parser.add_argument("--top-k", type=int, default=50)
+    # Unset sampling settings: the model's own (its generation_config.json or card, docs/engine.md), else
+    # FALLBACK_SAMPLING.
+    parser.add_argument("--temperature", type=float, default=None)
+    parser.add_argument("--top-p", type=float, default=None)
+    parser.add_argument("--top-k", type=int, default=None)
+    parser.add_argument("--presence-penalty", type=float, default=None, help="as OpenAI defines it (0 = off)")
+    parser.add_argument("--repetition-penalty", type=float, default=None, help="as transformers (1 = off)")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--stop", action="append", default=[], help="stop string (repeatable)")
     parser.add_argument("--no-speculative", action="store_true", help="switch off prompt-lookup speculation")
@@ -50,6 +55,28 @@ def _parse_ids(text: str) -> list[int]:
     return ids
 
 
+FALLBACK_SAMPLING = {
+    "temperature": 0.8,
+    "top_p": 0.95,
+    "top_k": 50,
+    "presence_penalty": 0.0,
+    "repetition_penalty": 1.0,
+}
+
+
+def _sampling(args: argparse.Namespace, model: Any) -> dict[str, Any]:
+    """Each sampling setting: the flag where given, else the model's own (`model`: engine.sampling),
+    else FALLBACK_SAMPLING's."""
+    return {
+        key: getattr(args, key)
+        if getattr(args, key) is not None
+        else getattr(model, key)
+        if model is not None
+        else fallback
+        for key, fallback in FALLBACK_SAMPLING.items()
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     from native_host import paths
     from native_host.engine import Engine, EngineError, GenerationOptions
@@ -59,16 +86,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"no model at {model_dir}; run `fantasma setup` first (or pass --model DIR)", file=sys.stderr)
         return 2
     try:
-        options = GenerationOptions(
+        # bad flags are refused before the model loads
+        GenerationOptions(
             max_new_tokens=args.max_new_tokens,
             min_new_tokens=args.min_new_tokens,
             greedy=args.greedy,
-            temperature=args.temperature,
-            top_p=args.top_p,
-            top_k=args.top_k,
-            seed=args.seed,
             stop_strings=tuple(args.stop),
-            speculative=not args.no_speculative,
+            **_sampling(args, None),
         )
         prompt_ids = _parse_ids(args.token_ids) if args.token_ids is not None else None
     except ValueError as exc:
@@ -76,6 +100,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         engine = Engine.load(model_dir, threads=args.threads)
+        options = GenerationOptions(
+            max_new_tokens=args.max_new_tokens,
+            min_new_tokens=args.min_new_tokens,
+            greedy=args.greedy,
+            seed=args.seed,
+            stop_strings=tuple(args.stop),
+            speculative=not args.no_speculative,
+            **_sampling(args, engine.sampling),
+        )
         if prompt_ids is None:
             text = args.prompt if args.raw else engine.render_chat([{"role": "user", "content": args.prompt}])
             prompt_ids = engine.encode(text)

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tokenizers import Tokenizer
+
 from native_host.engine.errors import ModelDirError
-from native_host.engine.text import template_switches
+from native_host.engine.text import end_of_turn_token, template_switches
 
 FORMAT_VERSION = 1
 STATE_KINDS = ("key", "value", "conv", "recurrent")
@@ -102,6 +104,30 @@ def read_config(model_dir: Path) -> tuple[dict[str, Any], list[StateSpec]]:
     if not isinstance(config["chat_template_kwargs"], dict):
         raise ModelDirError(f"{path}: chat_template_kwargs must be an object")
     return config, states
+
+
+def add_end_of_turn(config: dict[str, Any], tokenizer: Tokenizer) -> dict[str, Any]:
+    """A model dir written before the exporters recorded `eos_token_sources` may lack the token its chat
+    template ends a turn with (a Qwen3.5 dir named only `<|endoftext|>`): it is added here, found the way
+    the exporters find it (text.end_of_turn_token on the dir's own template and tokenizer), and recorded
+    in the returned config's `eos_token_sources`. A dir with the key is returned as it is."""
+    if "eos_token_sources" in config:
+        return config
+    ids = [int(i) for i in config["eos_token_ids"]]
+    sources: dict[str, list[str]] = {
+        str(i): ["fantasma_model.json (before sources were recorded)"] for i in ids
+    }
+    eos_text = tokenizer.id_to_token(min(ids)) or ""
+    bos = config.get("bos_token_id")
+    bos_text = (tokenizer.id_to_token(int(bos)) or "") if bos is not None else ""
+    turn_end = end_of_turn_token(
+        config.get("chat_template"), tokenizer, bos_text, eos_text, config.get("chat_template_kwargs")
+    )
+    if turn_end is not None:
+        sources.setdefault(str(turn_end), []).append("chat_template end of turn (added at load)")
+        if turn_end not in ids:
+            ids.append(turn_end)
+    return {**config, "eos_token_ids": ids, "eos_token_sources": sources}
 
 
 def parameter_count(config: dict[str, Any]) -> int:

@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 from tokenizers import Tokenizer
 
-from native_host.engine.config import StateSpec, parameter_count, read_config
+from native_host.engine.config import StateSpec, add_end_of_turn, parameter_count, read_config
 from native_host.engine.drafting import propose_draft
 from native_host.engine.errors import EngineError, ModelDirError
 from native_host.engine.options import FinishReason, GenerationOptions, GenerationResult
 from native_host.engine.runner import Runner, States
-from native_host.engine.sampling import Sampler
+from native_host.engine.sampling import ModelSampling, Sampler, model_sampling
 from native_host.engine.text import (
     THINK_CLOSE,
     THINK_OPEN,
@@ -195,6 +195,8 @@ class Engine:
         bos_id = config.get("bos_token_id")
         self.bos_token_id = int(bos_id) if bos_id is not None else None
         self.parameters = parameter_count(config)
+        # how the model is meant to be sampled (its generation_config.json, else its card), or None
+        self.sampling: ModelSampling | None = model_sampling(config)
         # variables the chat template is rendered with (thinking off where it has the switch)
         self.chat_switches: dict[str, Any] = dict(config.get("chat_template_kwargs") or {})
         opening, closing = tokenizer.token_to_id(THINK_OPEN), tokenizer.token_to_id(THINK_CLOSE)
@@ -232,7 +234,7 @@ class Engine:
             raise ModelDirError(
                 f"{model_dir / 'tokenizer.json'}: cannot be loaded ({tokenizer_error})"
             ) from tokenizer_error
-        engine = cls(model_dir, config, states, runner, tokenizer)
+        engine = cls(model_dir, add_end_of_turn(config, tokenizer), states, runner, tokenizer)
         engine.load_timings = {
             **runner.load_timings,
             "tokenizer_s": tokenizer_s,
@@ -476,7 +478,7 @@ class Engine:
         stream = _Stream(self.tokenizer, options, self.eos_token_ids, on_token, self._thinking(prompt))
         if options.max_new_tokens == 0:
             return stream.result(len(prompt), stats.timings(0))
-        sampler = Sampler(options, self._ending_ids(options))
+        sampler = Sampler(options, self._ending_ids(options), prompt)
         with self._lock:
             capacity = min(
                 self.context_length, len(prompt) + options.max_new_tokens + options.draft_tokens + 1
@@ -657,7 +659,7 @@ class Engine:
             _Stream(self.tokenizer, options, self.eos_token_ids, row_callback(row), thinking)
             for row, options in enumerate(options_list)
         ]
-        samplers = [Sampler(options, self._ending_ids(options)) for options in options_list]
+        samplers = [Sampler(options, self._ending_ids(options), prompt) for options in options_list]
         done = [options.max_new_tokens == 0 for options in options_list]
         if all(done):
             return [s.result(len(prompt), stats.timings(0)) for s in streams]

@@ -16,6 +16,12 @@ class GenerationOptions:
     top_p: float = 0.95
     top_k: int = 50  # 0 = no top-k cut
     seed: int | None = None
+    # Penalties on tokens already seen (sampling.py): presence as OpenAI and vLLM define it (a flat
+    # subtraction from the logit of every token the output already has; 0 = off), repetition as
+    # transformers' RepetitionPenaltyLogitsProcessor (the logit of every prompt or output token divided
+    # by it when positive, multiplied when negative; 1 = off).
+    presence_penalty: float = 0.0
+    repetition_penalty: float = 1.0
     stop_strings: tuple[str, ...] = ()
     # No eos and no token containing a stop string before this many new tokens (a rewrite must not stop
     # halfway: a 135M model often does). 0 = off.
@@ -40,6 +46,8 @@ class GenerationOptions:
                 raise ValueError("top_p must be in (0, 1]")
             if self.top_k < 0:
                 raise ValueError("top_k must be >= 0")
+        if self.repetition_penalty <= 0:
+            raise ValueError("repetition_penalty must be > 0 (1 = off)")
         if self.draft_tokens < 1 or self.draft_ngram < 1:
             raise ValueError("draft_tokens and draft_ngram must be >= 1")
         if isinstance(self.stop_strings, str):

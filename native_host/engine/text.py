@@ -13,6 +13,11 @@ from tokenizers import Tokenizer
 from native_host.engine.errors import EngineError, ModelDirError
 
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
+# What end_of_turn_token renders: a question and an answer no template changes (plain words, no tags).
+PROBE_CHAT = (
+    {"role": "user", "content": "Probe question"},
+    {"role": "assistant", "content": "Probe answer"},
+)
 
 
 def template_switches(source: str) -> dict[str, Any]:
@@ -98,6 +103,41 @@ class ChatTemplate:
             )
         except TemplateError as exc:
             raise EngineError(f"chat template failed: {exc}") from exc
+
+
+def end_of_turn_token(
+    template_source: str | None,
+    tokenizer: Tokenizer,
+    bos_token: str = "",
+    eos_token: str = "",
+    switches: dict[str, Any] | None = None,
+) -> int | None:
+    """The token the chat template writes right after an assistant message (`<|im_end|>`, `<|eot_id|>`,
+    `<end_of_turn>`, ...), found by rendering the template with a probe answer and tokenizing what follows
+    it: the first token there, when it is one of the tokenizer's added tokens and only whitespace comes
+    before it. None when the template writes no such token or cannot render the probe. The exporters
+    (export/eos.py) and the engine (a model dir written before they did, engine/config.py) call this."""
+    if not template_source:
+        return None
+    try:
+        rendered = ChatTemplate(template_source, bos_token, eos_token).render(
+            [dict(m) for m in PROBE_CHAT], add_generation_prompt=False, switches=switches
+        )
+    except (EngineError, ModelDirError, TypeError, ValueError):
+        return None
+    answer = PROBE_CHAT[-1]["content"]
+    at = rendered.rfind(answer)
+    if at < 0:
+        return None
+    tail = rendered[at + len(answer) :]
+    added = tokenizer.get_added_tokens_decoder()
+    encoding = tokenizer.encode(tail, add_special_tokens=False)
+    for token_id, (start, _end) in zip(encoding.ids, encoding.offsets, strict=True):
+        if token_id in added:
+            return int(token_id) if not tail[:start].strip() else None
+        if tail[start:_end].strip():
+            return None  # text, not a turn-ending token, comes first
+    return None
 
 
 def _raise_exception(message: str) -> None:

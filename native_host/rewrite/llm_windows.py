@@ -3,7 +3,8 @@
     windows (sentences; medium: only those still carrying markers, `select_pieces`; a restructuring
              model: in medium the third the identifiability search says matter most, in strong every one)
         ─► per window: prompt (prompt.py; the restructuring one for a model above the size threshold,
-           model_class.py) ─► N candidates (1 greedy + N-1 sampled, `candidate_options`)
+           model_class.py) ─► N candidates (`candidate_options`: the model's own sampling where known, else
+           1 greedy + N-1 sampled)
         ─► strip wrappers ─► neutralize ─► cheap guards (chatter, length, protected tokens, facts, no new
            markers) ─► meaning (embedder) ─► ranked by `score_candidate` ─► WindowOutcome
         ─► `reassemble` (order and layout kept)
@@ -184,21 +185,28 @@ def token_budget(engine: Any, source: str, max_new_tokens: int) -> int:
 
 
 def candidate_options(
-    budget: int, seeds: Sequence[int], temperature: float = SAMPLE_TEMPERATURE
+    budget: int, seeds: Sequence[int], temperature: float = SAMPLE_TEMPERATURE, sampling: Any = None
 ) -> list[Any]:
-    """GenerationOptions per candidate: the first greedy, the others sampled with their seeds."""
+    """GenerationOptions per candidate, one per seed. `sampling`: the model's own (engine.sampling,
+    native_host/engine/sampling.py ModelSampling): every candidate sampled with its settings and
+    penalties, the first greedy (with its penalties) unless its card warns against greedy decoding.
+    Without it: the first greedy, the others sampled at `temperature` (the embedded model's settings)."""
+    from dataclasses import replace
+
     from native_host.engine import GenerationOptions
 
-    return [
-        GenerationOptions(
-            max_new_tokens=budget,
-            greedy=(i == 0),
-            temperature=temperature,
-            seed=seed,
-            stop_strings=("\n",),  # windows hold no line break: one means the model moved on
-        )
-        for i, seed in enumerate(seeds)
-    ]
+    stop = ("\n",)  # windows hold no line break: one means the model moved on
+    if sampling is None:
+        return [
+            GenerationOptions(
+                max_new_tokens=budget, greedy=(i == 0), temperature=temperature, seed=seed, stop_strings=stop
+            )
+            for i, seed in enumerate(seeds)
+        ]
+    options = [sampling.options(max_new_tokens=budget, seed=seed, stop_strings=stop) for seed in seeds]
+    if options and sampling.greedy_ok:
+        options[0] = replace(options[0], greedy=True)
+    return options
 
 
 class Score(NamedTuple):
@@ -243,13 +251,18 @@ def rewrite_window(
     messages = window_messages(engine, source, list(source_markers), required)
     prompt_ids = engine.encode(engine.render_chat(messages, add_generation_prompt=True))
     budget = token_budget(engine, source, options.max_new_tokens)
-    gen_options = candidate_options(budget, [_seed(options, source, i) for i in range(options.candidates)])
+    gen_options = candidate_options(
+        budget,
+        [_seed(options, source, i) for i in range(options.candidates)],
+        sampling=getattr(engine, "sampling", None),
+    )
 
     warm_prefix(engine)
     t = time.perf_counter()
     # Greedy alone: the engine's prompt-lookup speculation makes copying-heavy rewrites fast.
-    results = [engine.generate(prompt_ids, gen_options[0], cancel=cancel)]
-    sampled = gen_options[1:]
+    alone = [o for o in gen_options[:1] if o.greedy]
+    results = [engine.generate(prompt_ids, o, cancel=cancel) for o in alone]
+    sampled = gen_options[len(alone) :]
     generate_batch = getattr(engine, "generate_batch", None)
     if sampled and not (cancel is not None and cancel.is_set()):
         if generate_batch is not None and len(sampled) > 1:
@@ -307,15 +320,38 @@ def window_messages(engine: Any, source: str, marker_families: list[str], keep: 
     return prompt.build_messages(source, marker_families, keep, model_class(engine).restructures)
 
 
+# Two window prompts that differ only in the final user message, and there first in the markers named
+# ("Remove: slang ..." / "Remove: unusual punctuation ..."), which no window's prompt shares beyond
+# "Remove:": their common tokens are exactly the tokens every window's prompt starts with.
+PREFIX_PROBES = (("Probe text one.", ("slang",)), ("Other probe text.", ("punctuation",)))
+
+
+def shared_prefix_ids(engine: Any, restructure: bool) -> list[int]:
+    """The tokens every window's prompt starts with: the longest common token prefix of two real window
+    prompts (PREFIX_PROBES). Taken from whole renderings, never from the fixed messages rendered apart: a
+    template may render a message differently by what follows it (Qwen3.5 writes
+    `<think>\n\n</think>\n\n` into an assistant turn only after the last user message), and a tokenizer
+    may merge tokens across a message's end."""
+    prompts = [
+        engine.encode(engine.render_chat(prompt.build_messages(window, families, (), restructure)))
+        for window, families in PREFIX_PROBES
+    ]
+    shared = 0
+    for a, b in zip(*prompts, strict=False):
+        if a != b:
+            break
+        shared += 1
+    return prompts[0][:shared]
+
+
 def warm_prefix(engine: Any) -> None:
-    """Cache the states after this model's fixed instructions once per engine (each Engine is one model
-    dir, cached by models.py; the engine dedupes by tokens)."""
+    """Cache the states after the tokens every window's prompt shares (`shared_prefix_ids`) once per
+    engine (each Engine is one model dir, cached by models.py; the engine dedupes by tokens)."""
     warm = getattr(engine, "warm_prefix", None)
     if warm is None:
         return
-    messages = prompt.prefix_messages(model_class(engine).restructures)
     with contextlib.suppress(Exception):  # only a speed-up; generation works without it
-        warm(engine.encode(engine.render_chat(messages, add_generation_prompt=False)))
+        warm(shared_prefix_ids(engine, model_class(engine).restructures))
 
 
 def cheap_guards(

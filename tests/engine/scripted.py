@@ -34,11 +34,12 @@ def export_scripted(
     successors: dict[str, str],
     chat_template: str = THINKING_TEMPLATE,
     think_special: bool = True,
+    context: int = 128,
 ) -> Path:
     """Save the scripted checkpoint under out/checkpoint and export it (fp32) to out/model; returns the
     model dir. Tokens without a successor are followed by eos. `think_special`: whether <think> and
     </think> are special tokens (dropped when decoding) or plain added tokens (decoded as text); real
-    tokenizers have either."""
+    tokenizers have either. `context`: max_position_embeddings (a rewrite prompt needs more than 128)."""
     import torch
     from tokenizers import AddedToken, Tokenizer, models, pre_tokenizers
     from transformers import LlamaConfig, LlamaForCausalLM
@@ -55,7 +56,7 @@ def export_scripted(
         num_hidden_layers=1,
         num_attention_heads=4,
         num_key_value_heads=2,
-        max_position_embeddings=128,
+        max_position_embeddings=context,
         tie_word_embeddings=False,
         bos_token_id=ids["<s>"],
         eos_token_id=ids[EOS],

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from native_host.engine import Engine
-from native_host.rewrite import RewriteOptions, models, prompt, rewrite
+from native_host.rewrite import RewriteOptions, llm_windows, models, rewrite
 from native_host.rewrite.model_class import (
     PROMPT_TOKENS,
     RESTRUCTURE_MIN_PARAMETERS,
@@ -55,7 +55,7 @@ def medium(model_dir: Path, embedder_dir: Path, **options) -> RewriteOptions:
 
 
 def prefix_ids(engine: Engine, restructure: bool) -> tuple[int, ...]:
-    return tuple(engine.encode(engine.render_chat(prompt.prefix_messages(restructure), False)))
+    return tuple(llm_windows.shared_prefix_ids(engine, restructure))
 
 
 def test_the_embedded_model_is_small_and_keeps_its_path(rewrite_model_dir, embedder_model_dir):
