@@ -31,18 +31,21 @@ refused by the guards; the output says so). The hybrid's row then also shows whe
 engine's own per-call timings: tokens prefilled and seconds of prefill, greedy and sampled decode, the
 search's scoring. `--levers` (with `--realistic`) measures each speed lever of issue 39 in the warm process,
 one warm rewrite per variant, each the product path with one lever taken away or (for levers the product
-has not got) added by the bench, and prints each one's share of the warm rewrite:
+has not got) added by the bench, and prints each one's share of the warm rewrite, in wall and in CPU seconds (on a shared machine the
+CPU share is the steadier one):
 - prefix: the windows' prompts share a token prefix (their longest common prefix, measured here); the
   variant warms exactly that prefix, so every window prefills only its own part (what issue 39's
-  deliverable 3 gives); its share = the seconds it saves;
+  deliverable 3 gives: since it is in, the product path hits already and this variant saves nothing);
+  its share = the seconds it saves;
 - batch: the sampled candidates of all windows as one batch instead of one batch per window: measured on
-  the engine alone (`_sample_batch` of 2 rows, k times, against one of 2k rows, same steps), its share =
-  the sampled decode seconds times the saving per step;
+  the engine alone (`_sample_batch` of r rows, k times, against one of k·r rows, same steps), its share =
+  the sampled decode seconds times the saving;
 - windows: the product path picks, in `medium`, only the sentences the identifiability search says matter
   (llm_windows.select_pieces); the variant gives the restructuring model every sentence again;
-- speculation: the greedy candidate without prompt-lookup drafts (GenerationOptions.speculative off);
-- early stop: the product path ends a candidate as soon as it has failed a guard it cannot pass any more
-  (llm_windows.hopeless); the variant lets every candidate run;
+- speculation: the greedy candidate without prompt-lookup drafts (GenerationOptions.speculative off; a
+  model whose card warns against greedy decoding, Qwen3.5, has no greedy candidate);
+- early stop (a candidate ended once it has failed a guard it cannot pass any more) is not built, so not
+  measured: docs/results.md says why;
 - preload: the host loads the chosen model with the embedder when it starts (host/model_choice.py
   preload); its share of the first rewrite = the load seconds in it.
 
@@ -284,10 +287,10 @@ def measure_levers(
     seed, base = product["seed"], product["run"]
     out["product"] = {k: product[k] for k in ("s", "cpu_s", "calls")} | {"windows": len(base["windows"])}
     prefix = calls.common_prefix()
-    windows, rows = (
-        len(base["windows"]),
-        max(0, (base["windows"] or [{"candidates": 1}])[0]["candidates"] - 1),
-    )
+    # the sampled rows per window: every candidate but the greedy one, where there is one
+    greedy = 1 if product["calls"]["greedy_tokens"] else 0
+    windows = len(base["windows"])
+    rows = max(0, (base["windows"] or [{"candidates": greedy}])[0]["candidates"] - greedy)
 
     engine.warm_prefix(prefix)  # what a true prefix hit gives: each window prefills its own part
     s, _ = once(seed)
@@ -328,10 +331,6 @@ def measure_levers(
         s, _ = once(seed)
     out["speculation"] = {"s": round(s, 3), "cpu_s": cpu_s[-1], "calls": calls.report()}
 
-    if hasattr(llm_windows, "hopeless"):
-        with patched(llm_windows, "hopeless", lambda *a, **k: False):
-            s, _ = once(seed)
-        out["early_stop"] = {"s": round(s, 3), "cpu_s": cpu_s[-1], "calls": calls.report()}
     out["preload"] = {"first_load_s": round(float(first["timings"].get("load_s", 0.0)), 3)}
     return out
 
@@ -486,7 +485,7 @@ def print_levers(row: dict) -> None:
             f"(the sampled rows of all windows in one batch: {b['apart_s']} s -> {b['together_s']} s on the "
             f"engine alone, {b['steps']} steps; times the sampled decode's {product['calls']['sampled_decode_s']} s)",
         )
-    for name, key in (("windows", "windows"), ("speculation", "speculation"), ("early stop", "early_stop")):
+    for name, key in (("windows", "windows"), ("speculation", "speculation")):
         if key in levers:
             off = levers[key]
             line(
