@@ -91,13 +91,17 @@ def mattering(
     sentence; the higher, the more the sentence gives its author away). Medium's budget admits a few
     edits of a few words each (search.BUDGETS), so windows on the other sentences would rarely be
     used; each window costs a prefill and a decode of its length (docs/results.md, issue 39's levers)."""
-    ranked = sorted(contributions, key=lambda part: -part[2])
+
+    def overlaps(i: int, start: int, end: int) -> bool:
+        return start < pieces[i].start + len(pieces[i].text) and end > pieces[i].start
+
+    # ranked among the sentences a window could be built on (a greeting or a short line cannot)
+    ranked = sorted(
+        (part for part in contributions if any(overlaps(i, part[0], part[1]) for i in rewritable)),
+        key=lambda part: -part[2],
+    )
     top = ranked[: max(1, math.ceil(len(ranked) * MEDIUM_WINDOW_SHARE))]
-    return {
-        i
-        for i in rewritable
-        if any(s < pieces[i].start + len(pieces[i].text) and e > pieces[i].start for s, e, _ in top)
-    }
+    return {i for i in rewritable if any(overlaps(i, start, end) for start, end, _ in top)}
 
 
 @dataclass

@@ -94,3 +94,16 @@ def test_medium_windows_a_restructuring_model_only_on_the_sentences_that_matter_
     # the highest contribution wins wherever it is
     flipped = [(s, e, -c) for s, e, c in contributions]
     assert select_pieces(pieces, MEDIUM_TEXT, "medium", True, contributions=flipped) != chosen
+
+
+def test_a_sentence_too_short_for_a_window_does_not_take_a_windows_place():
+    from native_host.rewrite.llm_windows import select_pieces
+    from native_host.style.identify import sentence_spans
+
+    text = "Thanks all. " + MEDIUM_TEXT
+    pieces = split_pieces(text)
+    spans = sentence_spans(text)
+    # the greeting gives the author away most, the rest in order; it is too short for a window
+    contributions = [(s, e, 1.0 - k / 10) for k, (s, e) in enumerate(spans)]
+    chosen = select_pieces(pieces, text, "medium", True, contributions=contributions)
+    assert [pieces[i].start for i in sorted(chosen)] == [spans[1][0], spans[2][0]]  # a third of the six
