@@ -1,6 +1,7 @@
 """A `medium` rewrite with the hybrid Qwen3.5-0.8B shape next to the embedded model, in the same run.
 
-    nice .venv/bin/python bench/bench_models.py [--repeats 2] [--threads N]
+    nice .venv/bin/python bench/bench_models.py [--repeats 2] [--threads N] [--realistic [--levers]]
+        [--only embedded|hybrid-0.8B]
 
 What it measures, for each model, in a fresh process of its own (what the host is when it starts):
 - first rewrite after start: from spawning the process to the first `medium` rewrite's result (Python
@@ -24,6 +25,30 @@ rule edits. The embedded model is installed with `fantasma setup` into bench/out
 when it is not there yet; both runs read that home, with the profile off (typicality), so no user data
 is read.
 
+`--realistic` (issue 39): each window candidate stops after as many tokens as its window's original has,
+what a working rewrite writes before its eos (the weights are still random, so every candidate is still
+refused by the guards; the output says so). The hybrid's row then also shows where its time went, from the
+engine's own per-call timings: tokens prefilled and seconds of prefill, greedy and sampled decode, the
+search's scoring. `--levers` (with `--realistic`) measures each speed lever of issue 39 in the warm process,
+one warm rewrite per variant, each the product path with one lever taken away or (for levers the product
+has not got) added by the bench, and prints each one's share of the warm rewrite, in wall and in CPU seconds (on a shared machine the
+CPU share is the steadier one):
+- prefix: the windows' prompts share a token prefix (their longest common prefix, measured here); the
+  variant warms exactly that prefix, so every window prefills only its own part (what issue 39's
+  deliverable 3 gives: since it is in, the product path hits already and this variant saves nothing);
+  its share = the seconds it saves;
+- batch: the sampled candidates of all windows as one batch instead of one batch per window: measured on
+  the engine alone (`_sample_batch` of r rows, k times, against one of k·r rows, same steps), its share =
+  the sampled decode seconds times the saving;
+- windows: the product path picks, in `medium`, only the sentences the identifiability search says matter
+  (llm_windows.select_pieces); the variant gives the restructuring model every sentence again;
+- speculation: the greedy candidate without prompt-lookup drafts (GenerationOptions.speculative off; a
+  model whose card warns against greedy decoding, Qwen3.5, has no greedy candidate);
+- early stop (a candidate ended once it has failed a guard it cannot pass any more) is not built, so not
+  measured: docs/results.md says why;
+- preload: the host loads the chosen model with the embedder when it starts (host/model_choice.py
+  preload); its share of the first rewrite = the load seconds in it.
+
 Goal (issue 27): a user who picks the 0.8B hybrid knows what a rewrite costs next to the default; the
 README's "Use a stronger model" quotes the time per 100 words. Current figures: docs/results.md.
 """
@@ -38,7 +63,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "bench" / "out"
@@ -69,24 +96,153 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def measure(model_dir: Path, repeats: int, threads: int | None) -> dict:
+class EngineCalls:
+    """The engine's own timings of every call a rewrite makes, summed (observation only: the calls and
+    their results are the engine's)."""
+
+    KEYS = (
+        "prompts",
+        "prefilled_tokens",
+        "reused_tokens",
+        "prefill_s",
+        "greedy_tokens",
+        "greedy_decode_s",
+        "sampled_tokens",
+        "sampled_decode_s",
+        "score_s",
+    )
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.prompts: list[list[int]] = []
+        self.reset()
+        generate, sample_batch, score = engine.generate, engine._sample_batch, engine.score
+
+        def timed_generate(prompt_ids: list[int], options: Any = None, *args: Any, **kwargs: Any) -> Any:
+            result = generate(prompt_ids, options, *args, **kwargs)
+            self._add(prompt_ids, result, "greedy")
+            return result
+
+        def timed_sample_batch(prompt_ids: list[int], options_list: Any, **kwargs: Any) -> Any:
+            results = sample_batch(prompt_ids, options_list, **kwargs)
+            if results:  # one prefill, one decode for all rows: the timings are the batch's
+                self._add(prompt_ids, results[0], "sampled", sum(len(r.token_ids) for r in results))
+            return results
+
+        def timed_score(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return score(*args, **kwargs)
+            finally:
+                self.sums["score_s"] += time.perf_counter() - started
+
+        engine.generate, engine._sample_batch, engine.score = timed_generate, timed_sample_batch, timed_score
+
+    def reset(self) -> None:
+        self.sums = dict.fromkeys(self.KEYS, 0.0)
+        self.prompts = []
+
+    def _add(self, prompt_ids: list[int], result: Any, kind: str, tokens: int | None = None) -> None:
+        timings = result.timings
+        reused = int(timings.get("reused_prefix_tokens", 0))
+        self.prompts.append(list(prompt_ids))
+        self.sums["prompts"] += 1
+        self.sums["prefilled_tokens"] += len(prompt_ids) - reused
+        self.sums["reused_tokens"] += reused
+        self.sums["prefill_s"] += float(timings.get("prefill_s", 0.0))
+        self.sums[f"{kind}_tokens"] += len(result.token_ids) if tokens is None else tokens
+        self.sums[f"{kind}_decode_s"] += float(timings.get("decode_s", 0.0))
+
+    def common_prefix(self) -> list[int]:
+        """The longest token prefix all prompts of the last rewrite share (minus one token: a prompt
+        keeps at least one token to prefill)."""
+        if not self.prompts:
+            return []
+        first, n = self.prompts[0], min(len(p) for p in self.prompts) - 1
+        for prompt in self.prompts[1:]:
+            n = min(n, next((i for i, (a, b) in enumerate(zip(first, prompt, strict=False)) if a != b), n))
+        return first[:n]
+
+    def report(self) -> dict:
+        return {k: round(v, 3) for k, v in self.sums.items()}
+
+
+def original_length_budget() -> None:
+    """--realistic: a candidate stops after as many tokens as its window's original (what a working
+    rewrite writes before its eos; random weights never write one)."""
+    from native_host.rewrite import llm_windows
+
+    def budget(engine: Any, source: str, max_new_tokens: int) -> int:
+        return min(max_new_tokens, len(engine.encode(source)))
+
+    llm_windows.token_budget = budget
+
+
+def sampled_batch_saving(engine: Any, rows_per_window: int, windows: int, steps: int) -> dict:
+    """Seconds (wall and this process's CPU) for `windows` batches of `rows_per_window` sampled rows
+    against one batch of all of them, the same number of steps each (no stop string, no eos in reach:
+    every row runs `steps`)."""
+    from native_host.engine import GenerationOptions
+
+    prompt = engine.encode("The car park behind the library used to be free after six.")
+    options = [
+        GenerationOptions(max_new_tokens=steps, greedy=False, temperature=0.7, seed=i)
+        for i in range(rows_per_window * windows)
+    ]
+    engine._sample_batch(prompt, options[:rows_per_window])  # warm the batch shapes
+
+    def timed(batches: list[list[Any]]) -> tuple[float, float]:
+        started, cpu = time.perf_counter(), time.process_time()
+        for batch in batches:
+            engine._sample_batch(prompt, batch)
+        return time.perf_counter() - started, time.process_time() - cpu
+
+    split = [options[w * rows_per_window : (w + 1) * rows_per_window] for w in range(windows)]
+    apart, apart_cpu = timed(split)
+    together, together_cpu = timed([options])
+    return {
+        "apart_s": round(apart, 3),
+        "together_s": round(together, 3),
+        "apart_cpu_s": round(apart_cpu, 3),
+        "together_cpu_s": round(together_cpu, 3),
+        "saving": round(1 - together / apart, 4),
+        "cpu_saving": round(1 - together_cpu / apart_cpu, 4),
+    }
+
+
+def measure(model_dir: Path, repeats: int, threads: int | None, realistic: bool, levers: bool) -> dict:
     """In the child: the first rewrite, then `repeats` warm ones; prints one JSON line."""
-    from native_host.rewrite import RewriteOptions, rewrite
+    from native_host.rewrite import RewriteOptions, models, rewrite
+
+    if realistic:
+        original_length_budget()
+    calls: EngineCalls | None = None
+
+    cpu_s: list[
+        float
+    ] = []  # this process's CPU seconds per rewrite: less stretched by other jobs than wall time
 
     def once(seed: int) -> tuple[float, dict]:
         options = RewriteOptions(
             strength="medium", model_dir=model_dir, use_profile=False, seed=seed, threads=threads
         )
-        started = time.perf_counter()
+        if calls is not None:
+            calls.reset()
+        started, cpu = time.perf_counter(), time.process_time()
         result = rewrite(TEXT, options)
+        cpu_s.append(round(time.process_time() - cpu, 3))
         return time.perf_counter() - started, result.to_json()
 
     first_s, first = once(0)
     first_done = time.time()
-    warm = [once(seed)[0] for seed in range(1, repeats + 1)]
-    from native_host.rewrite import models
-
     engine = models.get_engine(model_dir, threads)
+    calls = EngineCalls(engine)
+    runs = [once(seed) for seed in range(1, repeats + 1)]
+    warm = [s for s, _ in runs]
+    warm_calls = calls.report()
+    # the levers' variants rerun the last warm rewrite (its seed), each with one lever changed
+    product = {"seed": repeats, "s": warm[-1], "cpu_s": cpu_s[-1], "calls": warm_calls, "run": runs[-1][1]}
+    row_levers = measure_levers(engine, calls, once, first, cpu_s, product) if levers and runs else None
     return {
         "first_done_at": first_done,
         "first_rewrite_s": first_s,
@@ -99,12 +255,89 @@ def measure(model_dir: Path, repeats: int, threads: int | None) -> dict:
         "path": first["path"],
         "timings": first["timings"],
         "threads": getattr(engine, "threads", None),
+        "engine_calls_last_warm": warm_calls,
+        "cpu_s": cpu_s[: repeats + 1],
+        "levers": row_levers,
     }
 
 
-def run_child(model_dir: Path, repeats: int, threads: int | None) -> dict:
+def measure_levers(
+    engine: Any,
+    calls: EngineCalls,
+    once: Callable[[int], tuple[float, dict]],
+    first: dict,
+    cpu_s: list[float],
+    product: dict,
+) -> dict:
+    """One warm rewrite per variant (module docstring); seconds each, and the engine's calls in each."""
+    import contextlib
+
+    from native_host.rewrite import llm_windows
+
+    @contextlib.contextmanager
+    def patched(module: Any, name: str, value: Any) -> Iterator[None]:
+        old = getattr(module, name)
+        setattr(module, name, value)
+        try:
+            yield
+        finally:
+            setattr(module, name, old)
+
+    out: dict[str, Any] = {}
+    seed, base = product["seed"], product["run"]
+    out["product"] = {k: product[k] for k in ("s", "cpu_s", "calls")} | {"windows": len(base["windows"])}
+    prefix = calls.common_prefix()
+    # the sampled rows per window: every candidate but the greedy one, where there is one
+    greedy = 1 if product["calls"]["greedy_tokens"] else 0
+    windows = len(base["windows"])
+    rows = max(0, (base["windows"] or [{"candidates": greedy}])[0]["candidates"] - greedy)
+
+    engine.warm_prefix(prefix)  # what a true prefix hit gives: each window prefills its own part
+    s, _ = once(seed)
+    out["prefix"] = {
+        "s": round(s, 3),
+        "cpu_s": cpu_s[-1],
+        "calls": calls.report(),
+        "common_prefix_tokens": len(prefix),
+    }
+    engine.clear_prefixes()
+
+    if windows and rows > 1:
+        steps = max(8, int(calls.sums["sampled_tokens"] / max(1, windows * rows)))
+        out["batch"] = sampled_batch_saving(engine, rows, windows, steps)
+        out["batch"]["steps"] = steps
+
+    def every_sentence(pieces: Any, neutral: str, strength: str, restructure: bool = False, **_: Any) -> Any:
+        return select(pieces, neutral, "strong" if restructure else strength, restructure)
+
+    select = llm_windows.select_pieces
+    with patched(llm_windows, "select_pieces", every_sentence):
+        s, run = once(seed)
+    out["windows"] = {
+        "s": round(s, 3),
+        "cpu_s": cpu_s[-1],
+        "calls": calls.report(),
+        "windows": len(run["windows"]),
+    }
+
+    from dataclasses import replace as dc_replace
+
+    options_of = llm_windows.candidate_options
+
+    def no_speculation(*args: Any, **kwargs: Any) -> Any:
+        return [dc_replace(o, speculative=False) for o in options_of(*args, **kwargs)]
+
+    with patched(llm_windows, "candidate_options", no_speculation):
+        s, _ = once(seed)
+    out["speculation"] = {"s": round(s, 3), "cpu_s": cpu_s[-1], "calls": calls.report()}
+
+    out["preload"] = {"first_load_s": round(float(first["timings"].get("load_s", 0.0)), 3)}
+    return out
+
+
+def run_child(model_dir: Path, repeats: int, threads: int | None, flags: list[str]) -> dict:
     env = {**os.environ, "FANTASMA_HOME": str(HOME), "PYTHONPATH": str(REPO)}
-    cmd = [sys.executable, __file__, "--child", str(model_dir), "--repeats", str(repeats)]
+    cmd = [sys.executable, __file__, "--child", str(model_dir), "--repeats", str(repeats), *flags]
     if threads:
         cmd += ["--threads", str(threads)]
     spawned = time.time()
@@ -162,25 +395,38 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=2, help="warm rewrites after the first (default 2)")
     parser.add_argument("--threads", type=int, help="intra-op threads (default: the pipeline's own)")
+    parser.add_argument(
+        "--realistic", action="store_true", help="candidates stop after their window's original length"
+    )
+    parser.add_argument("--levers", action="store_true", help="with --realistic: each speed lever's share")
+    parser.add_argument("--only", choices=("embedded", "hybrid-0.8B"), help="measure one model only")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(measure(args.child, args.repeats, args.threads)))
+        row = measure(args.child, args.repeats, args.threads, args.realistic, args.levers)
+        print(json.dumps(row))
         return 0
 
-    models = {"embedded": embedded_dir(), "hybrid-0.8B": hybrid_dir(args.threads)}
-    print(f"{machine()}; text {words()} words; {args.repeats} warm repeats", flush=True)
+    embedded = embedded_dir()  # `fantasma setup` installs the embedder both models rewrite with
+    models = {"embedded": lambda: embedded, "hybrid-0.8B": lambda: hybrid_dir(args.threads)}
+    chosen = {name: find() for name, find in models.items() if args.only in (None, name)}
+    mode = (
+        "realistic: each candidate stops after as many tokens as its window's original has (what a working "
+        "rewrite writes); random weights still, so every window candidate is refused by the guards"
+        if args.realistic
+        else "candidates run to the token budget (random weights never write eos)"
+    )
+    print(f"{machine()}; text {words()} words; {args.repeats} warm repeats; {mode}", flush=True)
+    flags = [flag for flag, on in (("--realistic", args.realistic), ("--levers", args.levers)) if on]
     rows = {}
-    for name, model_dir in models.items():
+    for name, model_dir in chosen.items():
         print(f"measuring {name} ({model_dir}) ...", flush=True)
-        rows[name] = run_child(model_dir, args.repeats, args.threads)
+        rows[name] = run_child(model_dir, args.repeats, args.threads, flags if name != "embedded" else [])
         print(f"  {json.dumps(rows[name])}", flush=True)
 
     def per_100(row: dict) -> float:
         return statistics.median(row["warm_s"]) / words() * 100
 
-    header = f"{'':<28}" + "".join(f"{name:>14}" for name in rows) + f"{'ratio':>10}"
-    print(header)
     lines = [
         ("medium s / 100 words (warm)", per_100),
         ("first rewrite after start s", lambda r: r["start_to_first_s"]),
@@ -189,12 +435,67 @@ def main() -> int:
         ("window candidates", lambda r: r["candidates"]),
         ("edits applied", lambda r: r["applied_edits"]),
     ]
-    embedded, hybrid = rows["embedded"], rows["hybrid-0.8B"]
+    print(
+        f"{'':<28}" + "".join(f"{name:>14}" for name in rows) + (f"{'ratio':>10}" if len(rows) == 2 else "")
+    )
     for label, value in lines:
-        a, b = value(embedded), value(hybrid)
-        ratio = f"{b / a:>9.2f}x" if a else f"{'-':>10}"
-        print(f"{label:<28}{a:>14.2f}{b:>14.2f}{ratio}")
+        values = [value(row) for row in rows.values()]
+        ratio = ""
+        if len(values) == 2:
+            ratio = f"{values[1] / values[0]:>9.2f}x" if values[0] else f"{'-':>10}"
+        print(f"{label:<28}" + "".join(f"{v:>14.2f}" for v in values) + ratio)
+    hybrid = rows.get("hybrid-0.8B")
+    if hybrid and hybrid.get("levers"):
+        print_levers(hybrid)
     return 0
+
+
+def print_levers(row: dict) -> None:
+    """Each lever's share: the seconds it saves over the warm rewrite without it, in wall time and in this
+    process's CPU time (on a shared machine the CPU share is the steadier one)."""
+    levers = row["levers"]
+    product = levers["product"]
+    print(
+        f"levers (warm rewrite on the product path: {product['s']:.2f} s wall, {product['cpu_s']:.2f} s CPU, "
+        f"{words()} words)"
+    )
+
+    def line(name: str, wall: tuple[float, float], cpu: tuple[float, float] | None, note: str) -> None:
+        shares = f"wall {wall[0]:>7.2f} s = {wall[0] / wall[1]:>6.1%}"
+        if cpu is not None:
+            shares += f"; CPU {cpu[0]:>7.2f} s = {cpu[0] / cpu[1]:>6.1%}"
+        print(f"  {name:<12} saves {shares}  {note}")
+
+    if "prefix" in levers:
+        p = levers["prefix"]
+        line(
+            "prefix",
+            (product["s"] - p["s"], product["s"]),
+            (product["cpu_s"] - p["cpu_s"], product["cpu_s"]),
+            f"(common prefix {p['common_prefix_tokens']} tokens; prefilled "
+            f"{product['calls']['prefilled_tokens']:.0f} -> {p['calls']['prefilled_tokens']:.0f} tokens)",
+        )
+    if "batch" in levers:
+        b = levers["batch"]
+        saved = product["calls"]["sampled_decode_s"] * b["saving"]
+        line(
+            "batch",
+            (saved, product["s"]),
+            (product["calls"]["sampled_decode_s"] * b["cpu_saving"], product["s"]),
+            f"(the sampled rows of all windows in one batch: {b['apart_s']} s -> {b['together_s']} s on the "
+            f"engine alone, {b['steps']} steps; times the sampled decode's {product['calls']['sampled_decode_s']} s)",
+        )
+    for name, key in (("windows", "windows"), ("speculation", "speculation")):
+        if key in levers:
+            off = levers[key]
+            line(
+                name,
+                (off["s"] - product["s"], off["s"]),
+                (off["cpu_s"] - product["cpu_s"], off["cpu_s"]),
+                "(the variant without it -> the product path)",
+            )
+    load = levers["preload"]["first_load_s"]
+    line("preload", (load, row["first_rewrite_s"]), None, "(model + embedder load inside the first rewrite)")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ old model's engine at once (`models.release_engines`), so its memory is free bef
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -83,3 +84,19 @@ def for_rewrite(threads: int | None, progress: Any) -> tuple[Path, str, model_re
         note = f"the chosen model '{active.model.name}' failed to load ({exc}); the embedded model answered"
         return embedded.dir, note, model_registry.Active(embedded, active.chosen, note)
     return active.model.dir, "", active
+
+
+def preload(threads: int | None) -> None:
+    """At host start: load the chosen model and the embedder before the first rewrite asks (issue 39: the
+    0.8B shape's load was ~11 s of its first rewrite). Run in its own thread; a rewrite that comes
+    meanwhile waits for the same load (models.py, one loader per dir). The embedded default is left lazy:
+    it loads in about a second, and a user who only rewrites `light` never needs it. A failure is left
+    to the first rewrite, which falls back and says why."""
+    active = answering()
+    if active.model.embedded:
+        return
+    try:
+        models.get_engine(active.model.dir, threads=threads)
+        models.get_embedder(None, threads=threads)
+    except models.ModelUnavailable as exc:
+        logging.getLogger("native_host.host").warning("preloading %s failed: %s", active.model.name, exc)

@@ -11,6 +11,7 @@ import logging
 import logging.handlers
 import os
 import sys
+import threading
 
 from native_host import __version__, paths
 from native_host.host import framing
@@ -89,10 +90,30 @@ def preload() -> None:
         logging.getLogger("native_host.host").exception("preloading native_host.style failed")
 
 
+def preload_model() -> None:
+    """The chosen model and the embedder, loaded in the background from the start (model_choice.preload).
+    Their modules are imported here first, in this thread, for the reason `preload` gives."""
+    try:
+        from native_host import model_registry, settings
+        from native_host.host import model_choice
+
+        if model_registry.active().model.embedded:
+            return
+        import native_host.engine
+        import native_host.rewrite.embedder  # noqa: F401
+
+        threads = settings.load_settings()["threads"]
+    except Exception:  # a broken registry or settings file is the first request's to report
+        logging.getLogger("native_host.host").exception("preloading the chosen model failed")
+        return
+    threading.Thread(target=model_choice.preload, args=(threads,), name="model-preload", daemon=True).start()
+
+
 def serve_stdio() -> int:
     frames_fd = claim_stdout()
     setup_logging()
     preload()
+    preload_model()
     logging.getLogger("native_host.host").info("fantasma-host %s starting (pid %d)", __version__, os.getpid())
     host = Host(framing.FrameReader(framing.PipeSource(0)), framing.FrameWriter(frames_fd))
     return host.serve()

@@ -1,7 +1,7 @@
 """The LLM-window path: whole sentences paraphrased by the language model, each candidate checked by the guards.
 
     windows (sentences; medium: only those still carrying markers, `select_pieces`; a restructuring
-             model: every sentence)
+             model: in medium the third the identifiability search says matter most, in strong every one)
         ─► per window: prompt (prompt.py; the restructuring one for a model above the size threshold,
            model_class.py) ─► N candidates (`candidate_options`: the model's own sampling where known, else
            1 greedy + N-1 sampled)
@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import itertools
+import math
 import re
 import threading
 import time
@@ -36,6 +37,8 @@ from native_host.style.markers import count_markers, local_marker_spans
 # Sampled candidates: warm enough to vary, cool enough to stay on topic for a small model.
 SAMPLE_TEMPERATURE = 0.7
 MIN_WINDOW_WORDS = 4  # shorter sentences keep the neutralizer's version
+# medium, restructuring model: the share of sentences (by identifiability contribution) given windows
+MEDIUM_WINDOW_SHARE = 1 / 3
 # Score weights: meaning first; then markers removed; then how much the surface changed (for
 # attackers that read character n-grams, an unchanged sentence is an unchanged fingerprint).
 W_REMOVED = 0.5
@@ -51,17 +54,26 @@ def stop_if(cancel: threading.Event | None) -> None:
         raise Cancelled
 
 
-def select_pieces(pieces: list[Piece], neutral: str, strength: str, restructure: bool = False) -> set[int]:
-    """The pieces worth a paraphrase: every rewritable sentence (strong, or a model that restructures:
-    what restructuring moves, sentence length, function words, character n-grams, is no local marker),
-    or those still carrying a marker."""
+def select_pieces(
+    pieces: list[Piece],
+    neutral: str,
+    strength: str,
+    restructure: bool = False,
+    contributions: Sequence[tuple[int, int, float]] | None = None,
+) -> set[int]:
+    """The pieces worth a paraphrase: every rewritable sentence in strong; for a model that restructures
+    (what restructuring moves, sentence length, function words, character n-grams, is no local marker)
+    in medium, those the identifiability search says matter most (`contributions`, below), else every
+    one; otherwise those still carrying a marker."""
     # Greetings, sign-offs and initials ("Thanks,", "M.") carry too little for a paraphrase; a small
     # model only invents text around them.
     rewritable = {
         i for i, p in enumerate(pieces) if p.rewritable and guards.word_count(p.text) >= MIN_WINDOW_WORDS
     }
-    if strength == "strong" or restructure:
+    if strength == "strong":
         return rewritable
+    if restructure:
+        return rewritable if contributions is None else mattering(pieces, rewritable, contributions)
     spans = local_marker_spans(style.analyze(neutral), len(neutral))
     selected = set()
     for i in rewritable:
@@ -69,6 +81,27 @@ def select_pieces(pieces: list[Piece], neutral: str, strength: str, restructure:
         if any(s < p.start + len(p.text) and e > p.start for s, e, _ in spans):
             selected.add(i)
     return selected
+
+
+def mattering(
+    pieces: list[Piece], rewritable: set[int], contributions: Sequence[tuple[int, int, float]]
+) -> set[int]:
+    """The rewritable pieces within the top MEDIUM_WINDOW_SHARE of sentences by their contribution to the
+    identifiability score (IdentifiabilityReport.sentences: the score minus the score without that
+    sentence; the higher, the more the sentence gives its author away). Medium's budget admits a few
+    edits of a few words each (search.BUDGETS), so windows on the other sentences would rarely be
+    used; each window costs a prefill and a decode of its length (docs/results.md, issue 39's levers)."""
+
+    def overlaps(i: int, start: int, end: int) -> bool:
+        return start < pieces[i].start + len(pieces[i].text) and end > pieces[i].start
+
+    # ranked among the sentences a window could be built on (a greeting or a short line cannot)
+    ranked = sorted(
+        (part for part in contributions if any(overlaps(i, part[0], part[1]) for i in rewritable)),
+        key=lambda part: -part[2],
+    )
+    top = ranked[: max(1, math.ceil(len(ranked) * MEDIUM_WINDOW_SHARE))]
+    return {i for i in rewritable if any(overlaps(i, start, end) for start, end, _ in top)}
 
 
 @dataclass

@@ -240,8 +240,6 @@ def rewrite(
 
     kind = model_class(engine)
     pieces = split_pieces(neutral)
-    selected = llm_windows.select_pieces(pieces, neutral, options.strength, kind.restructures)
-    windows = group_windows(pieces, selected, kind.window_words)
     ident = None
     if options.strength in SEARCH_STRENGTHS and options.search:
         ident, ident_problem = _identifiability(options)
@@ -249,8 +247,14 @@ def rewrite(
             run.notes.append(f"identifiability unavailable, so no edit search: {ident_problem}")
         elif ident.message:
             run.notes.append(ident.message)
-        if ident is not None and not windows_on(options.llm_windows, kind):
-            windows = []
+    # medium with a restructuring model: windows only on the sentences the search says matter most
+    weights = ident.score(neutral).sentences if ident is not None and kind.restructures else None
+    selected = llm_windows.select_pieces(
+        pieces, neutral, options.strength, kind.restructures, contributions=weights
+    )
+    windows = group_windows(pieces, selected, kind.window_words)
+    if ident is not None and not windows_on(options.llm_windows, kind):
+        windows = []
     if not windows and ident is None:
         why = (
             "no sentence carries a marker the neutralizer left"
