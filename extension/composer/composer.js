@@ -250,6 +250,7 @@ async function chooseSentence(index) {
     );
     if (chosen !== mine) return;
     renderAlternatives(mine, reply.alternatives ?? []);
+    $("alternatives").scrollIntoView({ block: "nearest" });
   } catch (error) {
     if (chosen !== mine || error?.code === "cancelled") return;
     setText($("alt-status"), `No alternatives: ${errorText(error)}`, true);
