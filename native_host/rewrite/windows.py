@@ -9,14 +9,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from native_host.style.sentences import sentence_spans
+
 # A small model paraphrases short inputs best; longer windows drift and truncate.
 MAX_WINDOW_WORDS = 40
 
-# Sentence end: . ! ? … (plus closing quotes/brackets), then whitespace, then something that can start
-# a sentence. Abbreviations like "e.g." or "Mr." followed by a capital are rare enough to accept.
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?…])[\"'”’)\]]*(\s+)(?=[\"'“‘(\[]*[A-Z0-9À-Ý@#*-])")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n\s*|\n")
-_ABBREVIATIONS = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof|St|vs|etc|e\.g|i\.e|Jr|Sr|No|Fig)\.$")
 
 
 @dataclass(frozen=True)
@@ -27,17 +25,17 @@ class Piece:
 
 
 def split_sentences(paragraph: str, offset: int = 0) -> list[Piece]:
+    """The paragraph's sentences (the one splitter, native_host/style/sentences.py) and the whitespace
+    between them."""
     pieces: list[Piece] = []
     cursor = 0
-    for match in _SENTENCE_BREAK.finditer(paragraph):
-        gap_start, gap_end = match.span(1)
-        if _ABBREVIATIONS.search(paragraph[cursor:gap_start]):
-            continue
-        pieces.append(Piece(paragraph[cursor:gap_start], offset + cursor, True))
-        pieces.append(Piece(paragraph[gap_start:gap_end], offset + gap_start, False))
-        cursor = gap_end
+    for start, end in sentence_spans(paragraph):
+        if start > cursor:
+            pieces.append(Piece(paragraph[cursor:start], offset + cursor, False))
+        pieces.append(Piece(paragraph[start:end], offset + start, True))
+        cursor = end
     if cursor < len(paragraph):
-        pieces.append(Piece(paragraph[cursor:], offset + cursor, True))
+        pieces.append(Piece(paragraph[cursor:], offset + cursor, False))
     return pieces
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import re
 import threading
 from collections import Counter
 from collections.abc import Sequence
@@ -54,6 +53,7 @@ from native_host.style.samples import (
     rival_name,
     samples_from_texts,
 )
+from native_host.style.sentences import sentence_spans
 
 FAMILIES = ("char3", "delta", "function_words")
 MFW = 300  # as the Delta attacker
@@ -87,8 +87,12 @@ def _population(path: Path | None, exclude: tuple[str, ...] = ()) -> Population:
 # -- the three families -----------------------------------------------------------------------------
 
 
-def _sigmoid(z: float) -> float:
+def sigmoid(z: float) -> float:
+    """A family's z as the 0..1 figure the report shows."""
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+_sigmoid = sigmoid
 
 
 def _tf(c: float) -> float:
@@ -828,22 +832,6 @@ class IdentifiabilityReport:
         }
 
 
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+[\"'”’)\]]*|\n|$)")
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    out = []
-    for m in _SENTENCE.finditer(text):
-        s, e = m.span()
-        while s < e and text[s].isspace():
-            s += 1
-        while e > s and text[e - 1].isspace():
-            e -= 1
-        if e > s:
-            out.append((s, e))
-    return out
-
-
 class TextState:
     """One text's counts and each family's running sums; edits are scored from their deltas."""
 
@@ -900,6 +888,7 @@ class Identifiability:
         self.message = message
         self.population = population  # what the models compare against (tests check what is in it)
         self.rivals = list(rivals)  # the rivals the profile contrasts you with (each has a contrast)
+        self.samples = 0  # how many of your ~250-word sample chunks the profile trained on (0: typicality)
 
     @classmethod
     def load(
@@ -957,7 +946,9 @@ class Identifiability:
             )
             return cls(_cached_typicality(pop), "typicality", f"{why}; scored by typicality instead")
         used = usable_rivals(rivals)
-        return cls(_cached_profile(pop, samples, used), "profile", message, rivals=list(used))
+        built = cls(_cached_profile(pop, samples, used), "profile", message, rivals=list(used))
+        built.samples = len(samples)
+        return built
 
     @classmethod
     def from_texts(

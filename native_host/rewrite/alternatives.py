@@ -1,0 +1,225 @@
+"""Other wordings for one sentence, each scored by how identifiable the whole text is after it (issue 37).
+
+    sentence_alternatives(text, start, end, ident=..., embedder=..., engine=None, ...) -> [Alternative]
+
+Two sources, every candidate through the same guards as a rewrite (search.SearchChecks: protected
+tokens, facts, markers, the kept marks, length, meaning; fluency when an engine is given), per sentence
+and on the whole text:
+
+* `rules`: the search (search.py) over the rule edits (edits/) that lie inside the sentence, at the
+  strong and the medium budget, and the single best edits alone;
+* `model`: the active model's candidates for a window on that sentence (llm_windows.rewrite_window),
+  each offered to the search as one span edit.
+
+An edit outside [start, end) is never proposed, so the text before and after the sentence stays byte
+for byte (checked again before an alternative is returned), and neither the rule edits nor the model
+candidates may touch a protected span (edits/ leaves them out; the protected-tokens guard checks).
+Ranked by the text's score after them, lowest first; at most `limit`; only those that lower it (the
+strong and medium searches and the single edits differ in how much they change).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from native_host.rewrite import guards, search
+from native_host.rewrite.options import RewriteOptions
+from native_host.style.identify import Identifiability
+
+MAX_ALTERNATIVES = 3
+SINGLE_EDITS = 6  # the best single rule edits tried as alternatives of their own
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+Progress = Callable[[str, float, str], None]
+
+
+class AlternativesError(ValueError):
+    """The span is not one sentence of the text; the message says why."""
+
+
+@dataclass(frozen=True)
+class Alternative:
+    text: str  # the whole text with the sentence replaced
+    sentence: str  # the new sentence
+    start: int  # where the new sentence lies in `text` (code points)
+    end: int
+    score: float  # the identifiability score of `text`
+    source: str  # "rules" | "model"
+    changes: list[dict[str, str]] = field(default_factory=list)  # [{"from", "to"}], word level
+
+    def to_json(self, mode: str) -> dict[str, Any]:
+        from native_host.style import linkability
+
+        return {
+            "text": self.text,
+            "sentence": self.sentence,
+            "start": self.start,
+            "end": self.end,
+            "score": round(self.score, 4),
+            "level": linkability.level(self.score),
+            "level_words": linkability.words(self.score, mode),
+            "source": self.source,
+            "changes": list(self.changes),
+        }
+
+
+def check_span(text: str, start: int, end: int) -> None:
+    """AlternativesError unless text[start:end] is exactly one sentence of the text (the guide's)."""
+    from native_host.style.guide import sentence_at
+
+    if not (0 <= start < end <= len(text)):
+        raise AlternativesError(f"start and end must satisfy 0 <= start < end <= {len(text)}")
+    if sentence_at(text, start, end) is None:
+        raise AlternativesError(
+            f"characters {start}..{end} are not one sentence of the text (ask `guide` for the sentences)"
+        )
+
+
+def sentence_alternatives(
+    text: str,
+    start: int,
+    end: int,
+    *,
+    ident: Identifiability,
+    embedder: Any,
+    engine: Any = None,
+    protected_terms: Sequence[str] = (),
+    limit: int = MAX_ALTERNATIVES,
+    cancel: threading.Event | None = None,
+    progress: Progress | None = None,
+    options: RewriteOptions | None = None,
+) -> list[Alternative]:
+    """Up to `limit` alternatives for text[start:end] (one sentence: check_span), best first."""
+    check_span(text, start, end)
+    say = progress or (lambda stage, fraction, message: None)
+    terms = tuple(protected_terms)
+    checks = search.SearchChecks(embedder, engine, terms)
+    before = ident.score(text, sentences=False).score
+    found: dict[str, Alternative] = {}
+
+    def offer(new_text: str, source: str) -> None:
+        alt = _alternative(text, start, end, new_text, ident, source)
+        if alt is not None and alt.score < before and new_text not in found:
+            found[new_text] = alt
+
+    say("alternatives", 0.05, "looking for rule edits in the sentence")
+    edits = _rule_edits(text, start, end, terms)
+    for budget in ("strong", "medium"):
+        _stop(cancel)
+        if edits:
+            offer(
+                search.search(text, edits, ident, checks, search.BUDGETS[budget], cancel=cancel).text, "rules"
+            )
+    say("alternatives", 0.3, "trying the best single edits")
+    for edit in _best_single(text, edits, ident)[:SINGLE_EDITS]:
+        _stop(cancel)
+        offer(
+            search.search(text, [edit], ident, checks, search.BUDGETS["strong"], cancel=cancel).text, "rules"
+        )
+    if engine is not None:
+        _stop(cancel)
+        say("alternatives", 0.5, "asking the model for other wordings")
+        for candidate in _model_candidates(text, start, end, engine, embedder, terms, cancel, options):
+            _stop(cancel)
+            edit = search.WindowEdit(start, end, candidate, needs_lm_check=False)
+            offer(
+                search.search(text, [edit], ident, checks, search.BUDGETS["strong"], cancel=cancel).text,
+                "model",
+            )
+    _stop(cancel)
+    say("alternatives", 1.0, f"{min(limit, len(found))} alternatives")
+    return sorted(found.values(), key=lambda a: a.score)[:limit]
+
+
+class Cancelled(Exception):
+    """The request was cancelled between steps."""
+
+
+def _stop(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise Cancelled
+
+
+def _rule_edits(text: str, start: int, end: int, terms: tuple[str, ...]) -> list[Any]:
+    """The rule edits of the whole text (so context and protection are the text's) inside the sentence."""
+    from native_host.rewrite.edits import propose
+    from native_host.style import protected_spans
+    from native_host.style.protect import term_spans
+
+    protected = [(s, e) for s, e, _ in protected_spans(text)]
+    if terms:
+        protected += [(s, e) for s, e, _ in term_spans(text, terms)]
+    edits = [e for e in propose(text, protected) if start <= e.start and e.end <= end]
+    # an edit that changes how often a kept mark occurs could never pass guards.check_kept_marks
+    return [e for e in edits if not guards.changed_marks(e.replacement, text[e.start : e.end])]
+
+
+def _best_single(text: str, edits: Sequence[Any], ident: Identifiability) -> list[Any]:
+    """The edits that lower the search's objective most on their own, best first."""
+    state = ident.state(text)
+    base = state.objective()
+    gains = [(base - state.try_edit(e.start, e.end, e.replacement), i) for i, e in enumerate(edits)]
+    return [edits[i] for gain, i in sorted(gains, key=lambda g: -g[0]) if gain > search.MIN_GAIN]
+
+
+def _model_candidates(
+    text: str,
+    start: int,
+    end: int,
+    engine: Any,
+    embedder: Any,
+    terms: tuple[str, ...],
+    cancel: threading.Event | None,
+    options: RewriteOptions | None,
+) -> list[str]:
+    """The active model's candidates for a window on the sentence that passed the window's guards."""
+    from native_host.rewrite import llm_windows
+    from native_host.rewrite.windows import Window
+
+    opts = options or RewriteOptions(strength="strong", protected_terms=terms, candidates=3)
+    timings: dict[str, float] = {"generate_s": 0.0, "guards_s": 0.0}
+    try:
+        outcome = llm_windows.rewrite_window(
+            0, Window(0, 0, text[start:end]), engine, embedder, opts, cancel, timings
+        )
+    except llm_windows.Cancelled as exc:
+        raise Cancelled from exc
+    return list(outcome.passing)
+
+
+def _alternative(
+    text: str, start: int, end: int, new_text: str, ident: Identifiability, source: str
+) -> Alternative | None:
+    """The alternative `new_text` is, or None when it is the text itself or changed anything outside
+    the sentence."""
+    tail = len(text) - end
+    new_end = len(new_text) - tail
+    if new_text == text or new_end <= start:
+        return None
+    if new_text[:start] != text[:start] or new_text[new_end:] != text[end:]:
+        return None  # never offered: only the sentence may change
+    sentence = new_text[start:new_end]
+    score = ident.score(new_text, sentences=False).score
+    return Alternative(new_text, sentence, start, new_end, score, source, changes(text[start:end], sentence))
+
+
+def changes(before: str, after: str) -> list[dict[str, str]]:
+    """Word-level changes from `before` to `after`: [{"from", "to"}] in reading order."""
+    a, b = _TOKEN.findall(before), _TOKEN.findall(after)
+    out = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op != "equal":
+            out.append({"from": _join(a[i1:i2]), "to": _join(b[j1:j2])})
+    return out
+
+
+def _join(tokens: Sequence[str]) -> str:
+    out = ""
+    for t in tokens:
+        out += t if not out or not (t[0].isalnum() and out[-1].isalnum()) else " " + t
+    return out

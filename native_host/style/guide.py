@@ -1,0 +1,305 @@
+"""Which sentences give the writer away, and why: the guide's per-sentence scores (issue 37).
+
+    guide(ident, text, cache=None) -> GuideReport     the text's score, and per sentence its contribution,
+                                                      share, the attacker families it feeds, reasons in words
+
+Everything is the identifiability surrogates' own maths (identify.py), read from counts deltas:
+
+* a sentence's `contribution` is `score - score of the text without it` (the report's `sentences`, the
+  same leave-one-sentence-out the eval replays on the real attackers); `families[f]` is the same for
+  one family, so `contribution` is the mean of `families` (as `score` is the mean of the families);
+* its `share` is max(contribution, 0) over the sum of the positive contributions: the shares of the
+  sentences that add to the score sum to 1;
+* its `reasons`: the words and marks of the sentence whose removal lowers a family's value most
+  (each word's own counts delta, scored like a sentence), said per family in plain words.
+
+Incremental: a `GuideCache` keeps each sentence's counts delta and its words' deltas, keyed by the
+sentence and the characters around it, so a call after a keystroke recounts only the sentence typed in
+(the text's own counts are read once per call; the families' values are a few small vector products
+per sentence). bench/bench_guide.py measures it beside the full analysis.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from native_host.style import linkability
+from native_host.style.counting import PUNCTUATION, CountsDelta, edit_delta
+from native_host.style.identify import FAMILIES, Identifiability, TextState, sigmoid
+from native_host.style.sentences import sentence_spans
+
+TOP_SENTENCES = 3  # the sentences the guide names first
+MAX_REASONS = 2  # per sentence: one per family it feeds most
+WORDS_PER_REASON = 2  # words or marks quoted in one reason
+MIN_REASON_Z = 1e-3  # a word whose removal moves a family by less than this (in z) is no reason
+
+# What each attacker family reads, in words a writer recognises (no family code reaches a reply).
+ATTACKER_WORDS = {
+    "char3": "the letter patterns of your spelling",  # character 3-grams
+    "delta": "your choice of common words",  # Cosine Delta over the 300 most frequent words
+    "function_words": "your punctuation and small words",  # function words + punctuation marks
+}
+MARK_NAMES = {
+    ".": "full stops",
+    ",": "commas",
+    ";": "semicolons",
+    ":": "colons",
+    "!": "exclamation marks",
+    "?": "question marks",
+    "'": "apostrophes",
+    '"': "double quotes",
+    "(": "brackets",
+    ")": "brackets",
+    "-": "hyphens",
+    "—": "dashes",
+    "–": "dashes",
+    "…": "ellipses",
+}
+_WORD = re.compile(r"[a-zà-ÿ]+(?:'[a-z]+)?")
+_MARKS = frozenset(PUNCTUATION)
+
+
+@dataclass(frozen=True)
+class SentenceScore:
+    start: int  # code-point offsets into the text (as the identifiability report's `sentences`)
+    end: int
+    contribution: float  # score - score of the text without this sentence; may be < 0
+    share: float  # max(contribution, 0) / the sum of the positive contributions (0 when none)
+    families: dict[str, float]  # per family: its probability - its probability without the sentence
+    feeds: list[str]  # the families it adds to, most first, in words
+    reasons: list[str]  # the words and marks that give most away, in words
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "start": self.start,
+            "end": self.end,
+            "contribution": round(self.contribution, 5),
+            "share": round(self.share, 4),
+            "families": {f: round(v, 5) for f, v in self.families.items()},
+            "feeds": list(self.feeds),
+            "reasons": list(self.reasons),
+        }
+
+
+@dataclass
+class GuideReport:
+    score: float  # the identifiability report's score: the mean of `families`
+    level: str  # linkability.level(score)
+    level_words: str  # linkability.words(score, mode)
+    mode: str  # "profile" | "typicality"
+    compared_with: str  # what the score compares the text with, in words
+    message: str  # why the mode is what it is, when not what was asked for
+    families: dict[str, float]
+    sentences: list[SentenceScore]
+    top: list[int]  # indices into `sentences`: the (up to) TOP_SENTENCES that add most, most first
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "score": round(self.score, 4),
+            "level": self.level,
+            "level_words": self.level_words,
+            "mode": self.mode,
+            "compared_with": self.compared_with,
+            "message": self.message,
+            "families": {f: round(v, 4) for f, v in self.families.items()},
+            "sentences": [s.to_json() for s in self.sentences],
+            "top": list(self.top),
+        }
+
+
+@dataclass
+class _SentenceParts:
+    """A sentence's counts delta (removing it) and its words' and marks' (each token's occurrences)."""
+
+    removal: CountsDelta
+    tokens: list[tuple[str, CountsDelta]]
+
+
+@dataclass
+class GuideCache:
+    """Per-sentence counts deltas, keyed by the sentence and its context; one per text being edited
+    (the composer keeps one per window). Bounded: cleared when it grows past `limit` sentences."""
+
+    limit: int = 2000
+    parts: dict[tuple[str, str, str], _SentenceParts] = field(default_factory=dict)
+    hits: int = 0
+    misses: int = 0
+
+    def get(self, text: str, start: int, end: int) -> _SentenceParts:
+        key = _context_key(text, start, end)
+        found = self.parts.get(key)
+        if found is not None:
+            self.hits += 1
+            return found
+        self.misses += 1
+        if len(self.parts) >= self.limit:
+            self.parts.clear()
+        made = _sentence_parts(text, start, end)
+        self.parts[key] = made
+        return made
+
+
+def guide(ident: Identifiability, text: str, cache: GuideCache | None = None) -> GuideReport:
+    """The per-sentence give-away of `text` against `ident` (profile or typicality)."""
+    cache = cache if cache is not None else GuideCache()
+    state = ident.state(text)
+    zs = state.zs()
+    probs = {f: sigmoid(z) for f, z in zs.items()}
+    score = sum(probs.values()) / len(probs)
+    spans = sentence_spans(text)
+    raw: list[tuple[int, int, float, dict[str, float], dict[str, float], _SentenceParts]] = []
+    for s, e in spans:
+        parts = cache.get(text, s, e)
+        without = state.zs_with(parts.removal)
+        fam = {f: probs[f] - sigmoid(without[f]) for f in zs}
+        dz = {f: zs[f] - without[f] for f in zs}
+        raw.append((s, e, sum(fam.values()) / len(fam), fam, dz, parts))
+    positive = sum(max(0.0, c) for _, _, c, _, _, _ in raw)
+    sentences = [
+        SentenceScore(
+            start=s,
+            end=e,
+            contribution=c,
+            share=max(0.0, c) / positive if positive > 0 else 0.0,
+            families=fam,
+            feeds=[ATTACKER_WORDS[f] for f in _fed(fam, dz)],
+            reasons=_reasons(state, zs, parts, _fed(fam, dz), ident.mode) if c > 0 else [],
+        )
+        for s, e, c, fam, dz, parts in raw
+    ]
+    ranked = sorted(
+        (i for i, x in enumerate(sentences) if x.contribution > 0), key=lambda i: -sentences[i].contribution
+    )
+    level = linkability.level(score)
+    return GuideReport(
+        score=score,
+        level=level,
+        level_words=linkability.words(score, ident.mode),
+        mode=ident.mode,
+        compared_with=compared_with(ident),
+        message=ident.message,
+        families=probs,
+        sentences=sentences,
+        top=ranked[:TOP_SENTENCES],
+    )
+
+
+def compared_with(ident: Identifiability) -> str:
+    """What the score compares the text with, in words."""
+    if ident.mode != "profile":
+        why = " (no samples yet)" if "no writing samples" in ident.message else ""
+        return "writers in general" + why
+    n = ident.samples
+    out = f"your {n} writing sample{'s' if n != 1 else ''}" if n else "your writing samples"
+    k = len(ident.rivals)
+    if k:
+        out += f" and {k} {'people' if k != 1 else 'person'} you named"
+    return out
+
+
+def sentence_at(text: str, start: int, end: int) -> int | None:
+    """The index of the sentence that is exactly text[start:end], or None."""
+    for i, (s, e) in enumerate(sentence_spans(text)):
+        if (s, e) == (start, end):
+            return i
+    return None
+
+
+# -- internals --------------------------------------------------------------------------------------
+
+
+def _context_key(text: str, start: int, end: int) -> tuple[str, str, str]:
+    """The sentence and what a counts delta of it reads around it: the word it may touch and the
+    two characters either side (a whitespace run counts as one, as the char analyzer sees it)."""
+    a = start
+    while a > 0 and (text[a - 1].isalpha() or text[a - 1] == "'"):
+        a -= 1
+    b = end
+    while b < len(text) and (text[b].isalpha() or text[b] == "'"):
+        b += 1
+    left = text[max(0, a - 2) : start]
+    right = text[end : b + 2]
+    # collapse whitespace runs so "x.  Y" and "x. Y" share a key (the counts see one space)
+    return (" ".join(left.split(" ")) if left.strip() else left[-1:], text[start:end], right)
+
+
+def _add(into: CountsDelta, more: CountsDelta) -> None:
+    for attr in ("char3", "words", "punct"):
+        target: Counter[str] = getattr(into, attr)
+        for k, v in getattr(more, attr).items():
+            target[k] = target.get(k, 0) + v
+    into.n_words += more.n_words
+    into.n_chars += more.n_chars
+
+
+def _sentence_parts(text: str, start: int, end: int) -> _SentenceParts:
+    removal = edit_delta(text, start, end, "")
+    sentence = text[start:end]
+    lowered = sentence.lower()
+    spans: dict[str, list[tuple[int, int]]] = {}
+    if len(lowered) == len(sentence):  # offsets of the lowered text are the text's
+        for m in _WORD.finditer(lowered):
+            spans.setdefault(m.group(0), []).append((start + m.start(), start + m.end()))
+    for i, ch in enumerate(sentence):
+        if ch in _MARKS:
+            spans.setdefault(ch, []).append((start + i, start + i + 1))
+    tokens = []
+    for token, where in spans.items():
+        total = CountsDelta()
+        for s, e in where:
+            _add(total, edit_delta(text, s, e, ""))
+        tokens.append((token, total))
+    return _SentenceParts(removal, tokens)
+
+
+def _fed(fam: dict[str, float], dz: dict[str, float]) -> list[str]:
+    """The families the sentence adds to, most first (by probability; by z where saturated)."""
+    fed = [f for f in FAMILIES if f in fam and (fam[f] > 0 or (fam[f] == 0 and dz[f] > 0))]
+    return sorted(fed, key=lambda f: (-fam[f], -dz[f]))
+
+
+def _reasons(
+    state: TextState, zs: dict[str, float], parts: _SentenceParts, fed: Sequence[str], mode: str
+) -> list[str]:
+    """Per family the sentence feeds (most first), the words or marks whose removal lowers that
+    family's z most, in a sentence a writer can act on."""
+    if not fed:
+        return []
+    drops: dict[str, list[tuple[float, str]]] = {f: [] for f in fed}
+    for token, delta in parts.tokens:
+        without = state.zs_with(delta)
+        for f in fed:
+            d = zs[f] - without[f]
+            if d > MIN_REASON_Z:
+                drops[f].append((d, token))
+    out: list[str] = []
+    for f in fed:
+        ranked = [t for _, t in sorted(drops[f], key=lambda x: (-x[0], x[1]))]
+        if f != "function_words":  # letter patterns and word choice are about words, not marks
+            ranked = [t for t in ranked if t not in _MARKS]
+        if ranked:
+            out.append(_reason(f, ranked[:WORDS_PER_REASON], mode))
+        if len(out) >= MAX_REASONS:
+            break
+    return out
+
+
+def _quoted(tokens: Sequence[str]) -> str:
+    said = [MARK_NAMES.get(t, t) if t in _MARKS else f"'{t}'" for t in tokens]
+    said = list(dict.fromkeys(said))  # "(" and ")" are both brackets
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def _reason(family: str, tokens: Sequence[str], mode: str) -> str:
+    said = _quoted(tokens)
+    if mode == "profile":  # the contrasts are you against the writers nearest you
+        rare = "more typical of you than of writers like you"
+    else:
+        rare = "rare among writers in general"
+    if family == "char3":
+        return f"the spelling of {said}: letter patterns {rare}"
+    return f"{said}: {rare}"

@@ -1,0 +1,132 @@
+"""The one sentence splitter: where a reader would say a sentence ends.
+
+    sentence_spans(text) -> [(start, end)]   code-point spans, trimmed of whitespace, in reading order
+
+Used by the identifiability report and the guide (identify.py, guide.py), the rewrite's windows
+(rewrite/windows.py) and through them the eval's changed-sentence pairs. A sentence ends at a line
+break, or at `.`, `!`, `?` or `…` (a run of them, then any closing quotes or brackets) followed by
+whitespace or the end of the text, except:
+
+* inside a word or number: a `.` not followed by whitespace is never an end (decimals "0.5", URLs,
+  e-mail addresses, "e.g", "U.S" inside);
+* after an abbreviation that does not end sentences ("Mr.", "Dr.", "e.g.", "vs."; the table is
+  data/abbreviations.txt), one before a number ("No. 5", "p. 12") or a single initial ("J. Smith");
+* after an abbreviation that may end one ("U.S.", "etc.", "a.m.", "Inc."), unless the next word starts
+  a sentence (a capital word that is a common sentence opener: "The", "It", "But" …);
+* after an ellipsis, or marks closed by a quote, when the next word is lowercase ("Why?" she asked;
+  "It is late." he said; "and then… nothing");
+* inside an open double quotation (“…” or "…") that opened in this sentence, up to MAX_QUOTE characters
+  (a quote left open by mistake does not swallow the paragraph);
+* a list number at the start of a line ("1. First").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+MAX_QUOTE = 400  # characters a quotation may hold sentence ends without ending the enclosing sentence
+_END = re.compile(r"[.!?…]+[\"'”’)\]»]*(?=\s|$)|\n")
+_LAST_TOKEN = re.compile(r"(\S+)$")
+_NEXT_WORD = re.compile(r"\s*[\"'“‘(\[«]*([^\s\"'“‘(\[«]*)")
+_INITIAL = re.compile(r"^[A-Z]\.$")
+_LIST_NUMBER = re.compile(r"^(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
+_CLOSERS = "\"'”’)]»"
+
+
+@cache
+def _abbreviations() -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    """(never end a sentence, none before a number, may end one, words that open one), lowercase."""
+    text = resources.files("native_host.style").joinpath("data/abbreviations.txt").read_text(encoding="utf-8")
+    groups: dict[str, set[str]] = {"never": set(), "number": set(), "may": set(), "openers": set()}
+    current = "never"
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = line[1:-1]
+            continue
+        groups[current].update(w.lower() for w in line.split())
+    return tuple(frozenset(groups[k]) for k in ("never", "number", "may", "openers"))  # type: ignore[return-value]
+
+
+def never_ends(token: str) -> bool:
+    """Whether `token` (with its final ".") is an abbreviation after which no sentence ends."""
+    never = _abbreviations()[0]
+    return token.lower().lstrip("\"'“‘([«") in never
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    start = 0
+    for m in _END.finditer(text):
+        if m.group(0) != "\n" and not _ends_here(text, start, m.start(), m.end()):
+            continue
+        _add(out, text, start, m.end())
+        start = m.end()
+    _add(out, text, start, len(text))
+    return out
+
+
+def _add(out: list[tuple[int, int]], text: str, s: int, e: int) -> None:
+    while s < e and text[s].isspace():
+        s += 1
+    while e > s and text[e - 1].isspace():
+        e -= 1
+    if e > s:
+        out.append((s, e))
+
+
+def _ends_here(text: str, start: int, mark: int, after: int) -> bool:
+    """Whether the end marks text[mark:after] end the sentence that began at `start`."""
+    marks = text[mark:after].rstrip(_CLOSERS)
+    closed = len(marks) < after - mark
+    nxt = _NEXT_WORD.match(text, after)
+    word = nxt.group(1) if nxt else ""
+    if not word:  # the end of the text (or only space and quotes after)
+        return True
+    lower_next = word[0].islower()
+    if marks.endswith("…") or marks.endswith(".."):
+        return not lower_next  # "and then… nothing" goes on; "…. The" does not
+    if closed and lower_next and text[after - 1] in "\"”’»'":
+        return False  # "Why?" she asked. / "It is late." he said.
+    if marks == "." and not closed:
+        token = _last_token(text, start, mark + 1)
+        if token is not None and not _period_ends(token, start, text, mark, word):
+            return False
+    return not _inside_quote(text, start, after)
+
+
+def _last_token(text: str, start: int, end: int) -> str | None:
+    m = _LAST_TOKEN.search(text, start, end)
+    return m.group(1) if m else None
+
+
+def _period_ends(token: str, start: int, text: str, mark: int, word: str) -> bool:
+    """Whether the "." closing `token` (its last character) ends the sentence before `word`."""
+    never, number, may, openers = _abbreviations()
+    bare = token.lstrip("\"'“‘([«")
+    if bare.lower() in never or _INITIAL.match(bare):
+        return False
+    if bare.lower() in number and word[0].isdigit():
+        return False
+    if _LIST_NUMBER.match(bare) and not text[start : mark + 1 - len(token)].strip():
+        return False  # "1. First item" / "a) ..." at the start of a line
+    if bare.lower() in may or (bare.count(".") >= 2 and len(bare) <= 8):  # "U.S.", "a.m.", "e.V."
+        return word[0].isupper() and word.lower().strip(",;:") in openers
+    return True
+
+
+def _inside_quote(text: str, start: int, end: int) -> bool:
+    """Whether a double quotation opened in this sentence, within MAX_QUOTE characters, is still open
+    at `end` (after the marks and their closing quotes)."""
+    segment = text[start:end]
+    curly_open = segment.rfind("“")
+    if curly_open >= 0 and segment.find("”", curly_open) < 0:
+        return len(segment) - curly_open <= MAX_QUOTE
+    straight = [i for i, ch in enumerate(segment) if ch == '"']
+    if len(straight) % 2 == 1:
+        return len(segment) - straight[-1] <= MAX_QUOTE
+    return False
