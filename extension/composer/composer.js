@@ -249,7 +249,7 @@ async function chooseSentence(index) {
       mine.abort.signal,
     );
     if (chosen !== mine) return;
-    renderAlternatives(mine, reply.alternatives ?? []);
+    renderAlternatives(mine, reply.alternatives ?? [], reply.reason ?? "");
     $("alternatives").scrollIntoView({ block: "nearest" });
   } catch (error) {
     if (chosen !== mine || error?.code === "cancelled") return;
@@ -264,12 +264,14 @@ function effectWords(before, after) {
   return `Meter: still ${after.level_words}, ${way}`;
 }
 
-function renderAlternatives(choice, alternatives) {
+/** @param {string} reason why no model answered ("" when one did): then the alternatives are rule edits only */
+function renderAlternatives(choice, alternatives, reason) {
   const stale = $("draft").value !== choice.text;
+  const only = reason ? ` (Word-level edits only: ${reason.replace(/; rule edits only$/, "")}.)` : "";
   if (!alternatives.length) {
     setText(
       $("alt-status"),
-      "No other wording of this sentence passed every check (meaning, fluency, your protected words). Edit it by hand in the box.",
+      `No other wording of this sentence both passed every check (meaning, fluency, your protected words) and lowered the meter. Edit it by hand in the box.${only}`,
     );
     return;
   }
@@ -277,7 +279,7 @@ function renderAlternatives(choice, alternatives) {
     $("alt-status"),
     stale
       ? "The text has changed: these alternatives were for the text as it was."
-      : `${alternatives.length} other ${alternatives.length === 1 ? "way" : "ways"} to say it, each checked for meaning and fluency. Using one changes only this sentence.`,
+      : `${alternatives.length} other ${alternatives.length === 1 ? "way" : "ways"} to say it, each checked for meaning and fluency. Using one changes only this sentence.${only}`,
   );
   $("alt-list").replaceChildren(
     ...alternatives.map((alt, n) => {
