@@ -134,6 +134,7 @@ async function runGuide(seq, signal) {
   } catch (error) {
     if (error?.code === "cancelled" || seq !== guideSeq) return;
     setText($("guide-status"), `The meter cannot be shown: ${errorText(error)}`, true);
+    $("open-options").hidden = true;
   }
 }
 
@@ -144,6 +145,7 @@ function showNoText() {
   $("meter-fill").style.width = "0";
   $("meter-fill").className = "";
   setText($("guide-status"), "");
+  $("open-options").hidden = true;
   $("guided").hidden = true;
   closeAlternatives(false);
 }
@@ -154,13 +156,26 @@ function renderGuide() {
   setText($("meter-figure"), `score ${report.score.toFixed(2)} of 1`);
   $("meter-fill").style.width = `${Math.round(Math.min(1, Math.max(0, report.score)) * 100)}%`;
   $("meter-fill").className = report.level;
-  const compared = report.compared_with ? `Compared with ${report.compared_with}.` : "";
-  setText($("guide-status"), [compared, report.message].filter(Boolean).join(" "));
+  setText($("guide-status"), comparedWords(report));
+  $("open-options").hidden = report.mode !== "typicality";
   const sentences = report.sentences ?? [];
   $("guided").hidden = sentences.length === 0;
   $("sentences").classList.remove("stale");
   renderSentences(text, sentences, report.top ?? []);
   renderTop(text, sentences, report.top ?? []);
+}
+
+/**
+ * What the meter compares the text with, for a browser user: the host's `message` names a terminal
+ * command, so in typicality mode the composer says where samples are added instead (the options page).
+ */
+function comparedWords(report) {
+  const compared = report.compared_with ? `Compared with ${report.compared_with}.` : "";
+  if (report.mode !== "typicality") return compared;
+  const why = /use_profile/.test(report.message ?? "")
+    ? "Your writing profile is off in the options."
+    : "Add samples of your own writing in the options to see how likely it is to be linked to you.";
+  return `${compared} ${why}`;
 }
 
 function sentenceLabel(text, sentence, index, rank) {
@@ -267,7 +282,9 @@ function effectWords(before, after) {
 /** @param {string} reason why no model answered ("" when one did): then the alternatives are rule edits only */
 function renderAlternatives(choice, alternatives, reason) {
   const stale = $("draft").value !== choice.text;
-  const only = reason ? ` (Word-level edits only: ${reason.replace(/; rule edits only$/, "")}.)` : "";
+  // The host's reason names paths and commands: the words say what it means, the tooltip the rest.
+  const only = reason ? " (Word-level edits only: no language model answered.)" : "";
+  $("alt-status").title = reason;
   if (!alternatives.length) {
     setText(
       $("alt-status"),
@@ -440,6 +457,7 @@ function init() {
   }
   $("show-figures").addEventListener("change", (e) => document.body.classList.toggle("show-figures", e.target.checked));
   $("alt-close").addEventListener("click", () => closeAlternatives());
+  $("open-options").addEventListener("click", () => api.runtime.openOptionsPage());
   $("alt-by-hand").addEventListener("click", editByHand);
   $("rewrite").addEventListener("click", doRewrite);
   $("use-rewrite").addEventListener("click", useRewrite);

@@ -135,10 +135,16 @@ def test_chromium_typing_guides_the_top_sentence_offers_alternatives_and_insert_
     draft = composer.locator("#draft")
     draft.press_sequentially(FIRST)  # real keys: the meter answers after a pause in typing
     wait_guide(composer, FIRST, oracle["guide"][FIRST])
+    # Typicality mode: the composer says where samples are added (the options), never a terminal command.
+    expect(composer.locator("#guide-status")).to_contain_text("in the options")
+    assert "fantasma " not in composer.locator("#guide-status").inner_text()
+    jobs = guide_browser.sw.evaluate("fantasmaBackground.stats.jobs")
     draft.press("End")
     draft.press_sequentially(SECOND)
     report = oracle["guide"][TEXT]
     wait_guide(composer, TEXT, report)
+    # Debounced: a request after a pause in typing, not one per key.
+    assert guide_browser.sw.evaluate("fantasmaBackground.stats.jobs") - jobs < len(SECOND) / 3
     top = oracle["top"]
     expect(composer.locator("#top .top-sentence").first).to_contain_text(
         TEXT[top["start"] : top["end"]].strip()
@@ -155,6 +161,9 @@ def test_chromium_typing_guides_the_top_sentence_offers_alternatives_and_insert_
     expect(composer.locator("#alt-list .effect").first).to_contain_text(
         f"{report['score']:.2f} → {first['score']:.2f}"
     )
+    assert (
+        "/" not in composer.locator("#alt-status").inner_text()
+    )  # no paths: the host's reason is in its tooltip
     assert_fits(composer)  # the fullest state fits the window the background opens
 
     # Accepting one changes that sentence only; the meter follows.
@@ -253,6 +262,8 @@ def test_firefox_the_guide_by_keyboard_and_insert_into_a_real_editor(
     evaluate("document.querySelector('#draft').focus() ?? true")
     keys(ff, composer, "\ue004")  # Tab: the "Figures" switch
     assert evaluate("document.activeElement.id") == "show-figures"
+    keys(ff, composer, "\ue004")  # typicality mode: where to add samples
+    assert evaluate("document.activeElement.id") == "open-options"
     keys(ff, composer, *["\ue004"] * (1 + oracle["guide"][TEXT]["top"][0]))  # then sentence by sentence
     assert evaluate("document.activeElement.getAttribute('role')") == "button"
     label = evaluate("document.activeElement.getAttribute('aria-label')")
