@@ -173,6 +173,10 @@ def test_chromium_typing_guides_the_top_sentence_offers_alternatives_and_insert_
     expect(draft).to_have_value(want)
     expect(composer.locator("#meter-figure")).to_have_text(f"score {first['score']:.2f} of 1", timeout=30_000)
     expect(composer.locator("#alternatives")).to_be_hidden()
+    draft.press("Control+z")  # the box's own undo takes the accepted sentence back, and redo again
+    expect(draft).to_have_value(TEXT)
+    draft.press("Control+Shift+z")
+    expect(draft).to_have_value(want)
 
     # Insert: the composer's text, once, as one edit the editor's own undo reverts.
     with composer.expect_event("close"):
