@@ -129,7 +129,8 @@ def test_chromium_typing_guides_the_top_sentence_offers_alternatives_and_insert_
         ed.menu(guide_browser, "fantasma-compose")
     composer = opened.value
     composer.wait_for_load_state()
-    composer.set_viewport_size(dict(zip(("width", "height"), composer_window_size(), strict=True)))
+    width, height = composer_window_size()
+    composer.set_viewport_size({"width": width, "height": height})
     composer.check("#show-figures")  # the figures on demand: the oracle's digits are compared too
 
     draft = composer.locator("#draft")
