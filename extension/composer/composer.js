@@ -108,6 +108,7 @@ function onDraftInput() {
 /** Runs the guide after `delayMs` of quiet; a newer keystroke cancels the timer and any request in flight. */
 function scheduleGuide(delayMs) {
   stopGuide();
+  document.body.dataset.guide = "pending"; // "done" once the meter speaks for the text in the box
   const seq = ++guideSeq;
   const abort = new AbortController();
   guideRun = { seq, abort, timer: setTimeout(() => runGuide(seq, abort.signal), delayMs) };
@@ -131,10 +132,12 @@ async function runGuide(seq, signal) {
     if (seq !== guideSeq || text !== $("draft").value) return; // a stale reply: a newer request is coming
     guided = { text, report };
     renderGuide();
+    document.body.dataset.guide = "done";
   } catch (error) {
     if (error?.code === "cancelled" || seq !== guideSeq) return;
     setText($("guide-status"), `The meter cannot be shown: ${errorText(error)}`, true);
     $("open-options").hidden = true;
+    document.body.dataset.guide = "done";
   }
 }
 
@@ -146,6 +149,7 @@ function showNoText() {
   $("meter-fill").className = "";
   setText($("guide-status"), "");
   $("open-options").hidden = true;
+  document.body.dataset.guide = "done";
   $("guided").hidden = true;
   closeAlternatives(false);
 }

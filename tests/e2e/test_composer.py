@@ -94,7 +94,8 @@ def test_composer_from_the_keyboard_shortcut_inserts_into_the_focused_field_with
     composer.click("#rewrite")
     composer.click("#use-rewrite", timeout=15_000)
     expect(composer.locator("#draft")).to_have_value(light)
-    page.wait_for_timeout(1_000)  # the meter's last request (400 ms after the edit) has started
+    # The meter's last request (after a pause in typing) has answered: no job starts after this.
+    expect(composer.locator("body")).to_have_attribute("data-guide", "done", timeout=30_000)
     jobs = auto.sw.evaluate("fantasmaBackground.stats.jobs")
     with composer.expect_event("close"):
         composer.click("#insert")
