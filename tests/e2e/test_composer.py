@@ -1,5 +1,6 @@
 """The private composer: an extension window where the user writes; the page sees nothing of it until
-Insert, and then only the rewrite."""
+Insert, and then only the text in the composer's box. What it says of its target and of Insert, and that
+it fits the window it opens in."""
 
 from __future__ import annotations
 
@@ -119,7 +120,8 @@ def fits(composer: Page) -> dict:
     """The page's content size against the window's inner size (no scroll bar needed when it fits)."""
     return composer.evaluate(
         """() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth,
-                   scrollHeight: document.documentElement.scrollHeight, innerHeight })"""
+                   scrollHeight: document.documentElement.scrollHeight, innerHeight,
+                   insertBottom: document.querySelector('#insert').getBoundingClientRect().bottom })"""
     )
 
 
@@ -127,6 +129,7 @@ def assert_fits(composer: Page) -> None:
     size = fits(composer)
     assert size["scrollWidth"] <= size["innerWidth"], size
     assert size["scrollHeight"] <= size["innerHeight"], size
+    assert size["insertBottom"] <= size["innerHeight"], size  # Insert is in sight without scrolling
 
 
 @pytest.mark.parametrize(

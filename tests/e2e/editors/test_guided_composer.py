@@ -277,9 +277,12 @@ def test_firefox_the_guide_by_keyboard_and_insert_into_a_real_editor(
     count = len(oracle["alternatives"])
     wait(f"document.querySelectorAll('#alt-list .alt-sentence').length === {count}", timeout=60)
     size = evaluate(
-        "({ sw: document.documentElement.scrollWidth, iw: innerWidth, sh: document.documentElement.scrollHeight, ih: innerHeight })"
+        "({ sw: document.documentElement.scrollWidth, iw: innerWidth, sh: document.documentElement.scrollHeight,"
+        " ih: innerHeight, insert: document.querySelector('#insert').getBoundingClientRect().bottom })"
     )
-    assert size["sw"] <= size["iw"] and size["sh"] <= size["ih"], size  # Firefox's real window
+    assert size["sw"] <= size["iw"] and size["sh"] <= size["ih"] and size["insert"] <= size["ih"], (
+        size
+    )  # Firefox's real window
     keys(ff, composer, "\ue00c")  # Escape
     wait(
         "document.querySelector('#alternatives').hidden && document.activeElement.classList.contains('sentence')"
