@@ -68,7 +68,19 @@ def register(subparsers) -> None:
         default=None,
         help="with --stealth: the detector's judge model dir (default: the rewriting model)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the changed sentences sampled to read")
+    parser.add_argument(
+        "--guide",
+        action="store_true",
+        help="also check the writing guide on the test chunks: Spearman's rho between each sentence's "
+        "guide score and each attacker's drop when it is removed, accuracy after removing the guide's "
+        "top 1-3 sentences vs random ones, and a diligent writer who rewrites the top 3 (eval/guide.py)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the changed sentences sampled to read (and --guide's draws)",
+    )
     parser.add_argument("--model-dir", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=Path("eval-report"), help="where the JSON and PNG go")
     parser.add_argument("--json", action="store_true", help="print the report as JSON instead of a table")
@@ -118,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         llm_windows=args.llm_windows,
         stealth=args.stealth,
         judge_dir=args.judge,
+        guide=args.guide,
     )
     log = (lambda _: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     try:

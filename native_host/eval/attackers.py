@@ -36,6 +36,22 @@ class Attacker:
         predicted = self.predict(texts)
         return float(np.mean([p == a for p, a in zip(predicted, authors, strict=True)])) if authors else 0.0
 
+    def classes(self) -> list[str]:
+        """The candidate authors, in the order of `decisions`' columns."""
+        raise NotImplementedError
+
+    def decisions(self, texts: Sequence[str]) -> np.ndarray:
+        """One row per text, one decision value per candidate (`classes`); the highest is `predict`'s."""
+        raise NotImplementedError
+
+    def probabilities(self, texts: Sequence[str]) -> np.ndarray:
+        """The softmax of `decisions` (the logistic regression's own probabilities; for the SVM and
+        Cosine Delta a share of their decision values): how sure the attacker is of each candidate,
+        for measuring how much a change of the text moves it (eval/guide.py)."""
+        d = self.decisions(texts)
+        e = np.exp(d - d.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
 
 class CharNgramAttacker(Attacker):
     name = "char3"
@@ -50,6 +66,12 @@ class CharNgramAttacker(Attacker):
 
     def predict(self, texts):
         return list(self.model.predict(self.vectorizer.transform(texts)))
+
+    def classes(self):
+        return [str(c) for c in self.model.classes_]
+
+    def decisions(self, texts):
+        return _one_column_per_class(self.model.decision_function(self.vectorizer.transform(texts)))
 
 
 class CosineDeltaAttacker(Attacker):
@@ -78,10 +100,17 @@ class CosineDeltaAttacker(Attacker):
         return np.asarray(rows, dtype=np.float64)
 
     def predict(self, texts):
+        return [self.authors[i] for i in np.argmax(self.decisions(texts), axis=1)]
+
+    def classes(self):
+        return list(self.authors)
+
+    def decisions(self, texts):
+        """The cosine of each text's z-scores with each author's centroid."""
         z = (self._frequencies([Counter(words(t)) for t in texts]) - self.mean) / self.std
         zn = z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-12)
         cn = self.centroids / (np.linalg.norm(self.centroids, axis=1, keepdims=True) + 1e-12)
-        return [self.authors[i] for i in np.argmax(zn @ cn.T, axis=1)]
+        return zn @ cn.T
 
 
 def function_word_features(texts: Sequence[str]) -> np.ndarray:
@@ -111,6 +140,19 @@ class FunctionWordAttacker(Attacker):
 
     def predict(self, texts):
         return list(self.model.predict(function_word_features(texts)))
+
+    def classes(self):
+        return [str(c) for c in self.model.classes_]
+
+    def decisions(self, texts):
+        return _one_column_per_class(self.model.decision_function(function_word_features(texts)))
+
+
+def _one_column_per_class(values: np.ndarray) -> np.ndarray:
+    """scikit-learn gives two candidates one decision value (for the second); as two columns, 0 for
+    the first, its softmax is the logistic regression's probability."""
+    values = np.asarray(values, dtype=np.float64)
+    return np.stack([np.zeros(len(values)), values], axis=1) if values.ndim == 1 else values
 
 
 ATTACKERS: dict[str, type[Attacker]] = {

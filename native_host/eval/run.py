@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from native_host.eval import naturalness, sentences, stealth
+from native_host.eval import guide, naturalness, sentences, stealth
 from native_host.eval.attackers import ATTACKERS
 from native_host.eval.corpora import CorpusError, find_corpus, load_manifest, split_corpus
 
@@ -71,6 +71,9 @@ class EvalOptions:
     # an obfuscation detector (eval/stealth.py) tries to tell the rewrites from the originals
     stealth: bool = False
     judge_dir: Path | None = None  # the detector's judge model; None = the rewriting model
+    # does the guide point at the sentences the attackers use? (eval/guide.py; the surrogate of
+    # `profile` ranks each chunk's sentences)
+    guide: bool = False
 
 
 @dataclass
@@ -293,8 +296,9 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
         )
     embedder = _embedder(options)
     language_model = _language_model(options)
+    alternative, alternative_source = _guide_alternative(embedder, language_model, options)
     started = time.perf_counter()
-    corpus_reports = []
+    corpus_reports: list[dict[str, Any]] = []
     outcomes: list[ChunkOutcome] = []
     # --stealth judged by the rewriting model: text -> its GLTR features, from the perplexity's own pass
     judged: dict[str, list[float]] = {}
@@ -312,8 +316,11 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
             )
         )
         rewritten = []
+        guide_chunks: list[guide.GuideChunk] = []
         for k, chunk in enumerate(split.test):
             surrogate = surrogates.get(chunk.author)
+            if options.guide:
+                guide_chunks.append(_guide_chunk(chunk, surrogate, alternative, log))
             t = time.perf_counter()
             result = _rewrite_chunk(chunk.text, options, surrogate)
             seconds = time.perf_counter() - t
@@ -361,8 +368,9 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
         test_texts = [c.text for c in split.test]
         test_authors = [c.author for c in split.test]
         attackers = {}
+        fitted = {}
         for name, cls in ATTACKERS.items():
-            attacker = cls().fit(train_texts, train_authors)
+            attacker = fitted[name] = cls().fit(train_texts, train_authors)
             attackers[name] = {
                 "original": attacker.accuracy(test_texts, test_authors),
                 "rewritten": attacker.accuracy(rewritten, test_authors),
@@ -377,11 +385,17 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
                 "attackers": attackers,
             }
         )
+        if options.guide:
+            corpus_reports[-1]["guide"] = guide.evaluate_corpus(
+                guide_chunks, fitted, seed=options.seed, rewritten=rewritten
+            )
     total_seconds = time.perf_counter() - started
     samples, changed = sentences.sample_changed(
         [(o.corpus, o.author, o.original, o.rewritten) for o in outcomes], seed=options.seed
     )
     report = _summarize(options, corpus_reports, outcomes, total_seconds)
+    if options.guide:
+        report["guide"] = guide.summarize([c["guide"] for c in corpus_reports], alternative_source)
     if options.stealth:
         report["stealth"] = _stealth(options, outcomes, language_model, log, judged)
     report["changed_sentences"] = {
@@ -393,6 +407,33 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
     _write(report, outcomes, options.out_dir)
     sentences.write_markdown(Path(options.out_dir) / sentences.SAMPLES_FILE, samples, changed, options.seed)
     return report
+
+
+def _guide_alternative(
+    embedder: Any, language_model: Any, options: EvalOptions
+) -> tuple[guide.Alternative | None, str]:
+    """How the diligent writer's alternatives are made (and that in words, for the report): what the
+    composer offers for one sentence, the search's rule edits confined to it and the language
+    model's candidates for it, through every guard. None without the meaning guard's embedder (no
+    alternative could pass it)."""
+    if not options.guide or embedder is None:
+        return None, "none (no embedder for the guards)"
+    source = "rule edits in the sentence" + (" and the model's candidates" if language_model else "")
+    return guide.offered_alternative(embedder, language_model), source
+
+
+def _guide_chunk(chunk: Any, ident: Any, alternative: guide.Alternative | None, log) -> guide.GuideChunk:
+    """A test chunk with the guide's ranking of its sentences and the diligent writer's replay."""
+    if alternative is None:
+        return guide.GuideChunk(chunk.author, chunk.text, guide.guide_ranking(ident, chunk.text))
+    t = time.perf_counter()
+    diligent, ranked = guide.diligent_writer(chunk.text, ident, alternative)
+    log(
+        f"  guide: {len(ranked)} sentences; the diligent writer's top {guide.TOP_SENTENCES} rewritten in "
+        f"{time.perf_counter() - t:.1f} s, identifiability {ident.score(chunk.text, False).score:.2f} → "
+        f"{ident.score(diligent, False).score:.2f}"
+    )
+    return guide.GuideChunk(chunk.author, chunk.text, ranked, diligent)
 
 
 def _mean(values: list[float | None]) -> float | None:
@@ -487,7 +528,11 @@ def plot(report: dict, path: Path) -> Path:
 
     corpora = report["corpora"]
     names = list(ATTACKERS)
-    fig, axes = plt.subplots(1, len(corpora), figsize=(4.2 * len(corpora), 3.6), squeeze=False, sharey=True)
+    with_guide = bool(report.get("guide"))
+    rows = 2 if with_guide else 1
+    fig, axes = plt.subplots(
+        rows, len(corpora), figsize=(max(6.0, 4.2 * len(corpora)), 3.6 * rows), squeeze=False, sharey=True
+    )
     for ax, corpus in zip(axes[0], corpora, strict=True):
         x = np.arange(len(names))
         ax.bar(x - 0.2, [corpus["attackers"][n]["original"] * 100 for n in names], 0.4, label="original")
@@ -505,7 +550,13 @@ def plot(report: dict, path: Path) -> Path:
         ax.set_ylim(0, 105)
     axes[0][0].set_ylabel("attribution accuracy (%)")
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
+    if with_guide:
+        _plot_guide(axes[1], corpora, names)
+        for handle, label in zip(*axes[1][0].get_legend_handles_labels(), strict=True):
+            if label not in labels:  # the guide's row shares "original" and "rewritten" with the first
+                handles.append(handle)
+                labels.append(label)
+    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 5), fontsize=8, frameon=False)
     overall = report["overall"]
     sim = overall["mean_similarity"]
     fig.suptitle(
@@ -530,10 +581,61 @@ def plot(report: dict, path: Path) -> Path:
         ),
         fontsize=10,
     )
-    fig.tight_layout(rect=(0, 0.07, 1, 1))  # room for the legend under the bars
+    fig.tight_layout(rect=(0, 0.07 if not with_guide else 0.08, 1, 1))  # room for the legend under the bars
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def _plot_guide(axes: Any, corpora: list[dict], names: list[str]) -> None:
+    """The guide's row: per attacker, accuracy on the original, after removing the guide's top k
+    sentences and k random ones (the bar's whisker: the draws' min and max), after the diligent
+    writer and after `strong`; the mean Spearman rho per attacker in the title."""
+    k = str(max(guide.REMOVED))
+    for ax, corpus in zip(axes, corpora, strict=True):
+        figures = corpus["guide"]["attackers"]
+        x = np.arange(len(names))
+        random_k = [figures[n]["removed"][k]["random"] for n in names]
+        # (label, colour, values, whiskers); "original" and "rewritten" as in the row above
+        bars: list[tuple[str, str, list[float], Any]] = [
+            ("original", "C0", [figures[n]["original"] for n in names], None),
+            (f"guide's top {k} removed", "C3", [figures[n]["removed"][k]["guided"] for n in names], None),
+            (
+                f"{k} random removed ({guide.RANDOM_DRAWS} draws, min-max)",
+                "C7",
+                [r["mean"] for r in random_k],
+                [
+                    [(r["mean"] - r["min"]) * 100 for r in random_k],
+                    [(r["max"] - r["mean"]) * 100 for r in random_k],
+                ],
+            ),
+        ]
+        if all("diligent" in figures[n] for n in names):
+            label = f"diligent writer (top {guide.TOP_SENTENCES} rewritten)"
+            bars.append((label, "C2", [figures[n]["diligent"] for n in names], None))
+        if all("rewritten" in figures[n] for n in names):
+            bars.append(("rewritten", "C1", [figures[n]["rewritten"] for n in names], None))
+        width = 0.8 / len(bars)
+        for j, (label, colour, values, whiskers) in enumerate(bars):
+            offset = (j - (len(bars) - 1) / 2) * width
+            ax.bar(
+                x + offset,
+                [v * 100 for v in values],
+                width,
+                label=label,
+                color=colour,
+                yerr=whiskers,
+                capsize=2,
+            )
+        ax.axhline(corpus["chance"] * 100, color="k", linestyle="--", linewidth=1)
+        rhos = ", ".join(
+            f"{n} {'n/a' if figures[n]['spearman']['mean'] is None else format(figures[n]['spearman']['mean'], '.2f')}"
+            for n in names
+        )
+        ax.set_title(f"guide, rho: {rhos}", fontsize=8)
+        ax.set_xticks(x, names)
+        ax.set_ylim(0, 105)
+    axes[0].set_ylabel("accuracy (%); removal stands in\nfor rewriting a sentence")
 
 
 def format_table(report: dict) -> str:
@@ -592,6 +694,7 @@ def format_table(report: dict) -> str:
         lines.append(f"which is the rewrite? A/B pairs for a reader: {report['stealth']['human_check_file']}")
     goals = report["goals"]
     lines.append("goals: " + ", ".join(f"{k}={'yes' if v else 'no'}" for k, v in goals.items()))
+    lines.extend(guide.format_lines(report))
     if report.get("rejections_by_guard"):
         lines.append(
             "rejected candidates and search edits by guard: "

@@ -61,6 +61,7 @@ MARK_NAMES = {
 }
 _WORD = re.compile(r"[a-zà-ÿ]+(?:'[a-z]+)?")
 _MARKS = frozenset(PUNCTUATION)
+_MARGIN = 32  # characters kept either side of a cached sentence (a counts delta reads 2 and the word)
 
 
 @dataclass(frozen=True)
@@ -113,10 +114,22 @@ class GuideReport:
 
 @dataclass
 class _SentenceParts:
-    """A sentence's counts delta (removing it) and its words' and marks' (each token's occurrences)."""
+    """A sentence's counts delta (removing it); its words' and marks' (each token's occurrences) are
+    read when its reasons are first asked for; the reasons are kept per identifiability model and
+    the families the sentence feeds."""
 
+    text: str  # the sentence with a margin of the text around it
+    start: int  # the sentence's offsets in `text`
+    end: int
     removal: CountsDelta
-    tokens: list[tuple[str, CountsDelta]]
+    _tokens: list[tuple[str, CountsDelta]] | None = None
+    reasons: dict[tuple[int, str, tuple[str, ...]], list[str]] = field(default_factory=dict)
+
+    @property
+    def tokens(self) -> list[tuple[str, CountsDelta]]:
+        if self._tokens is None:
+            self._tokens = _token_deltas(self.text, self.start, self.end)
+        return self._tokens
 
 
 @dataclass
@@ -138,7 +151,9 @@ class GuideCache:
         self.misses += 1
         if len(self.parts) >= self.limit:
             self.parts.clear()
-        made = _sentence_parts(text, start, end)
+        # a copy of the sentence and a margin around it, not the text: the cache outlives many texts
+        a, b = max(0, start - _MARGIN), min(len(text), end + _MARGIN)
+        made = _SentenceParts(text[a:b], start - a, end - a, edit_delta(text, start, end, ""))
         self.parts[key] = made
         return made
 
@@ -167,7 +182,7 @@ def guide(ident: Identifiability, text: str, cache: GuideCache | None = None) ->
             share=max(0.0, c) / positive if positive > 0 else 0.0,
             families=fam,
             feeds=[ATTACKER_WORDS[f] for f in _fed(fam, dz)],
-            reasons=_reasons(state, zs, parts, _fed(fam, dz), ident.mode) if c > 0 else [],
+            reasons=_cached_reasons(ident, state, zs, parts, _fed(fam, dz)) if c > 0 else [],
         )
         for s, e, c, fam, dz, parts in raw
     ]
@@ -236,8 +251,8 @@ def _add(into: CountsDelta, more: CountsDelta) -> None:
     into.n_chars += more.n_chars
 
 
-def _sentence_parts(text: str, start: int, end: int) -> _SentenceParts:
-    removal = edit_delta(text, start, end, "")
+def _token_deltas(text: str, start: int, end: int) -> list[tuple[str, CountsDelta]]:
+    """Per word or mark of text[start:end], the counts delta of removing all its occurrences there."""
     sentence = text[start:end]
     lowered = sentence.lower()
     spans: dict[str, list[tuple[int, int]]] = {}
@@ -253,13 +268,25 @@ def _sentence_parts(text: str, start: int, end: int) -> _SentenceParts:
         for s, e in where:
             _add(total, edit_delta(text, s, e, ""))
         tokens.append((token, total))
-    return _SentenceParts(removal, tokens)
+    return tokens
 
 
 def _fed(fam: dict[str, float], dz: dict[str, float]) -> list[str]:
     """The families the sentence adds to, most first (by probability; by z where saturated)."""
     fed = [f for f in FAMILIES if f in fam and (fam[f] > 0 or (fam[f] == 0 and dz[f] > 0))]
     return sorted(fed, key=lambda f: (-fam[f], -dz[f]))
+
+
+def _cached_reasons(
+    ident: Identifiability, state: TextState, zs: dict[str, float], parts: _SentenceParts, fed: list[str]
+) -> list[str]:
+    """The sentence's reasons, read again only when it, the model or the families it feeds change: a
+    word typed elsewhere moves its words' weight a little, not which of them give most away (and a
+    keystroke then costs the families' values, not one evaluation per word of the text)."""
+    key = (id(ident.models), ident.mode, tuple(fed))
+    if key not in parts.reasons:
+        parts.reasons[key] = _reasons(state, zs, parts, fed, ident.mode)
+    return parts.reasons[key]
 
 
 def _reasons(
