@@ -395,7 +395,9 @@ async function doRewrite() {
     rewrite = { draft, text: result.text };
     $("result").hidden = false;
     $("rewritten").textContent = result.text;
-    // "…; the figure 0.82 → 0.41", as the background words it
+    // What changed and how likely the text now is to be linked to you, as the card says it (the host's
+    // headline); the figures ("identifiability 0.82 → 0.41 · …", as the background words them) with Figures.
+    $("rewrite-headline").textContent = result.summary?.headline ?? "";
     $("identifiability").textContent = result.identifiability?.text ?? "";
     setText($("status"), "The rewrite is below; “Put this rewrite in the box” makes it the text Insert puts in.");
   } catch (error) {

@@ -59,6 +59,9 @@ def test_text_typed_in_the_composer_never_reaches_the_page_before_insert(
     composer.locator("#draft").press_sequentially(SAMPLE, delay=2)  # real keys, in the extension's window
     composer.click("#rewrite")
     expect(composer.locator("#rewritten")).to_have_text(light, timeout=15_000)
+    expect(composer.locator("#rewrite-headline")).to_have_text(
+        oracle["summary"]["headline"]
+    )  # the card's words
     before, after = oracle["identifiability_before"]["score"], oracle["identifiability_after"]["score"]
     expect(composer.locator("#identifiability")).to_contain_text(
         f"identifiability {before:.2f} → {after:.2f}"
