@@ -26,7 +26,9 @@ from .test_real_editors import EditorPage
 
 TIPTAP = next(e for e in EDITORS if e.name == "tiptap")
 PRIOR = "A first draft."  # what the field holds before Insert: one undo gives it back
-FIRST = "Honestly, I realise this colour is gorgeous!!! Cheers, mate."
+# The emoji lies outside the BMP: one code point for the host, two UTF-16 units for the page's strings, so
+# every offset after it is right only if the background converts it (both ways).
+FIRST = "Honestly, I realise this colour is gorgeous 😍!!! Cheers, mate."
 SECOND = " I'll send it tomorrow, innit."  # typed after the meter has answered for FIRST
 TEXT = FIRST + SECOND
 
