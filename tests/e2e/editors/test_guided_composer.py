@@ -2,8 +2,9 @@
 `guide.alternatives`): typing updates the meter and the shading of the sentences; the top sentence offers
 alternatives; accepting one changes only that sentence; Insert puts the composer's text into a real
 editor (TipTap/ProseMirror) and one Ctrl+Z restores what the field held. The host over pipes, in the
-same home, is the oracle for every figure shown. Typicality mode (no writing samples): the guide's
-shading and alternatives do not depend on the mode, only its words do."""
+same home, is the oracle for every figure shown. The flow runs in typicality mode (no writing samples:
+the shading and alternatives work the same way); the last test stores samples, for the meter's words in
+profile mode."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, Playwright, expect
+
+from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 
 from ..bidi import Firefox
 from ..harness import Browser, chromium_with_host, host_request, register_host
@@ -303,3 +306,36 @@ def test_firefox_the_guide_by_keyboard_and_insert_into_a_real_editor(
     ff.bidi.evaluate(ff.page, "document.querySelector('.ProseMirror').focus() ?? true")
     ff.press(CONTROL, "z")
     ff.wait_model(PRIOR, timeout=5)
+
+
+def test_chromium_with_writing_samples_the_meter_speaks_of_the_writer(
+    guide_browser: Browser, server: PageServer, guide_home: Path
+) -> None:
+    """Profile mode: with samples of the writer stored (through the extension, as the options page adds
+    them), the meter says how likely the text is to be linked to *them* and what it compared with; no
+    pointer to the options. Last in the module: the samples are removed afterwards."""
+    split = split_corpus(find_corpus("federalist", load_manifest()), 2, 1, 4)
+    samples = "\n\n".join(c.text for c in split.train if c.author == "Hamilton")
+    text = " ".join(next(c.text for c in split.test if c.author == "Hamilton").split()[:120])
+    add = "(t) => fantasmaBackground.host.request('profile.add', { text: t }, { timeoutMs: 60000 }).then(() => true)"
+    assert guide_browser.sw.evaluate(add, samples)
+    try:
+        report = host_request(guide_home, "guide", {"text": text})["result"]
+        assert report["mode"] == "profile", report
+        page = guide_browser.context.new_page()
+        page.goto(server.url("thread.html"))
+        with guide_browser.context.expect_page() as opened:
+            guide_browser.menu(page, "#body", "fantasma-compose")
+        composer = opened.value
+        composer.wait_for_load_state()
+        composer.locator("#draft").fill(text)
+        wait_guide(composer, text, report)
+        assert report["level_words"].endswith("linked to you")
+        expect(composer.locator("#guide-status")).to_have_text(f"Compared with {report['compared_with']}.")
+        expect(composer.locator("#open-options")).to_be_hidden()
+        composer.close()
+        page.close()
+    finally:
+        guide_browser.sw.evaluate(
+            "() => fantasmaBackground.host.request('profile.clear', {}).then(() => true)"
+        )
