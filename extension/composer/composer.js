@@ -21,6 +21,8 @@ const EXCERPT_CHARS = 90;
 let guided = null; // {text, report}
 let guideRun = null; // {timer, abort: AbortController, seq}
 let guideSeq = 0;
+/** The sentence that holds the sentences' one tab stop (the arrow keys move it). */
+let focusIndex = 0;
 /** The sentence whose alternatives are shown: {index, text, start, end, abort}. */
 let chosen = null;
 /** The last automatic rewrite: {draft, text}. */
@@ -194,6 +196,7 @@ function sentenceLabel(text, sentence, index, rank) {
 /** The guided text, each sentence a focusable span shaded by its share (the top three also numbered). */
 function renderSentences(text, sentences, top) {
   const body = $("sentences");
+  const hadFocus = body.contains(document.activeElement); // a new reply must not drop the writer's focus
   body.replaceChildren();
   const most = Math.max(...sentences.map((s) => s.share), 0);
   let at = 0;
@@ -203,7 +206,7 @@ function renderSentences(text, sentences, top) {
     const rank = top.indexOf(index);
     const span = el("span", {
       className: "sentence",
-      tabIndex: 0,
+      tabIndex: index === Math.min(focusIndex, sentences.length - 1) ? 0 : -1, // one tab stop: arrows move
       title: (sentence.reasons ?? []).join("; "),
     });
     span.dataset.index = String(index);
@@ -217,6 +220,7 @@ function renderSentences(text, sentences, top) {
     at = sentence.end;
   });
   body.append(text.slice(at));
+  if (hadFocus) body.querySelector('.sentence[tabindex="0"]')?.focus();
 }
 
 /** The (up to) three sentences that give most away: the sentence, its share, reasons and what it feeds. */
@@ -248,8 +252,10 @@ async function chooseSentence(index) {
   chosen?.abort.abort();
   chosen = { index, text, start: sentence.start, end: sentence.end, before: report, abort: new AbortController() };
   const mine = chosen;
+  focusIndex = index;
   for (const span of $("sentences").querySelectorAll(".sentence")) {
     span.classList.toggle("chosen", Number(span.dataset.index) === index);
+    span.tabIndex = Number(span.dataset.index) === index ? 0 : -1;
   }
   $("alternatives").hidden = false;
   setText($("alt-number"), String(index + 1));
@@ -439,13 +445,29 @@ async function doInsert() {
 
 // ---- wiring ----------------------------------------------------------------------------------------
 
+const SENTENCE_MOVES = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+
 function onSentenceKey(event) {
   const index = sentenceFromEvent(event);
   if (index === null || event.target.tagName === "BUTTON") return; // buttons click on Enter/Space themselves
   if (event.key === "Enter" || event.key === " ") {
     event.preventDefault();
     void chooseSentence(index);
+    return;
   }
+  // The sentences are one tab stop; the arrow keys, Home and End move between them (roving tabindex).
+  const spans = [...$("sentences").querySelectorAll(".sentence")];
+  const at = spans.indexOf(event.target);
+  let next = null;
+  if (event.key in SENTENCE_MOVES) next = at + SENTENCE_MOVES[event.key];
+  else if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = spans.length - 1;
+  if (at < 0 || next === null || next < 0 || next >= spans.length) return;
+  event.preventDefault();
+  spans[at].tabIndex = -1;
+  spans[next].tabIndex = 0;
+  spans[next].focus();
+  focusIndex = next;
 }
 
 function init() {

@@ -266,15 +266,17 @@ def test_firefox_the_guide_by_keyboard_and_insert_into_a_real_editor(
         )
         assert_sentences(evaluate(f"({SENTENCES_JS})()"), text, report)
 
-    # Keyboard only: Tab reaches the sentences; Enter on the top one offers its alternatives, Escape
-    # closes them, Enter again reopens them, Space on "Use this" accepts the first.
+    # Keyboard only: Tab reaches the sentences (one tab stop), the arrow keys the top one; Enter offers its
+    # alternatives, Escape closes them, Enter again reopens them, Space on "Use this" accepts the first.
     top = oracle["top"]
     evaluate("document.querySelector('#draft').focus() ?? true")
     keys(ff, composer, "\ue004")  # Tab: the "Figures" switch
     assert evaluate("document.activeElement.id") == "show-figures"
     keys(ff, composer, "\ue004")  # typicality mode: where to add samples
     assert evaluate("document.activeElement.id") == "open-options"
-    keys(ff, composer, *["\ue004"] * (1 + oracle["guide"][TEXT]["top"][0]))  # then sentence by sentence
+    keys(ff, composer, "\ue004")  # the sentences: one tab stop, on the first
+    assert evaluate("document.activeElement.dataset.index") == "0"
+    keys(ff, composer, *["\ue014"] * oracle["guide"][TEXT]["top"][0])  # Right arrow, sentence by sentence
     assert evaluate("document.activeElement.getAttribute('role')") == "button"
     label = evaluate("document.activeElement.getAttribute('aria-label')")
     assert "number 1 of what gives you away most" in label and TEXT[top["start"] : top["end"]] in label
