@@ -71,7 +71,6 @@ function shareWords(share) {
 
 /** "“Message” on Plain textarea" / "the text box on example.org": the field as a person names it. */
 function targetPhrase() {
-  if (tabId === null) return "no text field (this window was not opened from one)";
   const label = (params.get("label") ?? "").trim();
   const page = (params.get("page") ?? "").trim();
   const field = label ? `“${label}”` : "the text box";
@@ -471,9 +470,13 @@ function onSentenceKey(event) {
 }
 
 function init() {
-  const target = targetPhrase();
-  $("target").textContent = target;
-  document.title = `Fantasma: write privately for ${target}`;
+  if (tabId === null) {
+    $("privacy").textContent =
+      "What you type here stays in this window: no site sees it. This window was not opened from a text field, so it has nowhere to insert your text.";
+  } else {
+    $("target").textContent = targetPhrase();
+    document.title = `Fantasma: write privately for ${targetPhrase()}`;
+  }
   $("insert").textContent = "Insert this text";
   $("draft").addEventListener("input", onDraftInput);
   for (const list of [$("sentences"), $("top")]) {
