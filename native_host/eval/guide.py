@@ -36,11 +36,12 @@ Sentence = tuple[int, int, float]  # (start, end, the guide's score), code-point
 
 
 def guide_ranking(ident: Any, text: str) -> list[Sentence]:
-    """The guide's sentences of `text` in reading order, each with its score: how much it adds to the
-    text's identifiability (the score minus the score without it), as the guide shows the writer."""
+    """The guide's sentences of `text` in reading order, each with its score: its `weight`, what the
+    guide ranks and shades by (style/guide.py: each attacker family's change when the sentence is left
+    out, over its spread across the text's sentences, summed)."""
     from native_host.style.guide import guide
 
-    return [(s.start, s.end, s.contribution) for s in guide(ident, text).sentences]
+    return [(s.start, s.end, s.weight) for s in guide(ident, text).sentences]
 
 
 def ranks(values: Sequence[float]) -> np.ndarray:

@@ -58,21 +58,23 @@ def check_guide(reply: dict, text: str) -> None:
         "top",
     }
     assert [(s["start"], s["end"]) for s in reply["sentences"]] == sentence_spans(text)
-    positive = [s["contribution"] for s in reply["sentences"] if s["contribution"] > 0]
+    positive = [s["weight"] for s in reply["sentences"] if s["weight"] > 0]
     shares = [s["share"] for s in reply["sentences"]]
     if positive:
         assert sum(shares) == pytest.approx(1.0, abs=2e-3)
     for s in reply["sentences"]:
-        expected = max(0.0, s["contribution"]) / sum(positive) if positive else 0.0
+        # the share of the give-away: of the sentences that feed the attackers, by weight
+        expected = max(0.0, s["weight"]) / sum(positive) if positive else 0.0
         assert s["share"] == pytest.approx(expected, abs=1e-3)
         # the sentence's contribution is the mean of its families' (as the score is the families' mean)
         assert s["contribution"] == pytest.approx(sum(s["families"].values()) / 3, abs=1e-4)
         for words in s["feeds"] + s["reasons"]:
             assert not any(code in words for code in CODES), words
-        assert (s["reasons"] != []) == (s["contribution"] > 0) or not s["feeds"]
+        if not s["weight"] > 0:
+            assert s["reasons"] == []
     ranked = sorted(
-        (i for i, s in enumerate(reply["sentences"]) if s["contribution"] > 0),
-        key=lambda i: -reply["sentences"][i]["contribution"],
+        (i for i, s in enumerate(reply["sentences"]) if s["weight"] > 0),
+        key=lambda i: -reply["sentences"][i]["weight"],
     )
     assert reply["top"] == ranked[:3]
 
