@@ -30,9 +30,11 @@ from .test_real_editors import EditorPage
 TIPTAP = next(e for e in EDITORS if e.name == "tiptap")
 PRIOR = "A first draft."  # what the field holds before Insert: one undo gives it back
 # The emoji lies outside the BMP: one code point for the host, two UTF-16 units for the page's strings, so
-# every offset after it is right only if the background converts it (both ways).
-FIRST = "Honestly, I realise this colour is gorgeous 😍!!! Cheers, mate."
-SECOND = " I'll send it tomorrow, innit."  # typed after the meter has answered for FIRST
+# every offset after it is right only if the background converts it (both ways). "0.5" is one sentence's.
+# For FIRST the guide names no sentence; the one SECOND adds gives most away and has a rule alternative
+# ("Whilst" → "While"), as the oracle checks.
+FIRST = "Cheers, mate 😍. It rained 0.5 inches yesterday."
+SECOND = " Whilst I am upon the matter, the report is due."  # typed after the meter has answered for FIRST
 TEXT = FIRST + SECOND
 
 # The composer's sentences: [their text, their --share shading, their rank mark] in reading order.
