@@ -224,6 +224,7 @@ function renderSentences(text, sentences, top) {
 
 /** The (up to) three sentences that give most away: the sentence, its share, reasons and what it feeds. */
 function renderTop(text, sentences, top) {
+  $("top-none").hidden = top.length > 0;
   $("top").replaceChildren(
     ...top.map((index) => {
       const sentence = sentences[index];

@@ -143,6 +143,8 @@ def test_chromium_typing_guides_the_top_sentence_offers_alternatives_and_insert_
     draft = composer.locator("#draft")
     draft.press_sequentially(FIRST)  # real keys: the meter answers after a pause in typing
     wait_guide(composer, FIRST, oracle["guide"][FIRST])
+    assert oracle["guide"][FIRST]["top"] == []  # as the text was chosen: the composer says so
+    expect(composer.locator("#top-none")).to_be_visible()
     # Typicality mode: the composer says where samples are added (the options), never a terminal command.
     expect(composer.locator("#guide-status")).to_contain_text("in the options")
     assert "fantasma " not in composer.locator("#guide-status").inner_text()
@@ -151,6 +153,7 @@ def test_chromium_typing_guides_the_top_sentence_offers_alternatives_and_insert_
     draft.press_sequentially(SECOND)
     report = oracle["guide"][TEXT]
     wait_guide(composer, TEXT, report)
+    expect(composer.locator("#top-none")).to_be_hidden()
     # Debounced: a request after a pause in typing, not one per key.
     assert guide_browser.sw.evaluate("fantasmaBackground.stats.jobs") - jobs < len(SECOND) / 3
     top = oracle["top"]
