@@ -101,13 +101,21 @@ function fieldLabel(field) {
   const label =
     field.getAttribute("aria-label") ||
     labelledBy ||
-    field.labels?.[0]?.textContent ||
-    (field.id && doc.querySelector(`label[for="${CSS.escape(field.id)}"]`)?.textContent) ||
+    labelText(field.labels?.[0]) ||
+    (field.id && labelText(doc.querySelector(`label[for="${CSS.escape(field.id)}"]`))) ||
     field.getAttribute("placeholder") ||
     field.getAttribute("aria-placeholder") ||
     field.getAttribute("title") ||
     "";
   return label.replace(/\s+/g, " ").trim().slice(0, 60);
+}
+
+/** A <label>'s own words: a label that wraps its field would otherwise include the field's text. */
+function labelText(label) {
+  if (!label) return "";
+  const words = label.cloneNode(true);
+  for (const control of words.querySelectorAll("input, textarea, select, [contenteditable]")) control.remove();
+  return words.textContent;
 }
 
 /** The page as a person names it: its title (the top page's, when this frame may read it), else its site. */
