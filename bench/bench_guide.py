@@ -5,7 +5,7 @@ A 300-word text of held-out Federalist prose, scored against Hamilton's training
 as a writer with samples) and by typicality; the writer "types" one word at a time at the end of a
 sentence in the middle of the text, and each keystroke-level edit is guided with the one GuideCache.
 Prints the median and 95th-percentile milliseconds of those calls (goal: <= 150 ms on 2 cores after the
-first call), the first (cold) call, and the full analysis of the same text (`analyze`'s work: the
+first call), the first (cold) call, the same through a real host's `guide` requests, and the full analysis of the same text (`analyze`'s work: the
 marker report plus the identifiability report with its per-sentence contributions) with the ratio
 guide / full analysis.
 
@@ -32,6 +32,11 @@ GOAL_MS = 150.0
 TYPED = "and so the writer went on adding words to this sentence one at a time".split()
 
 
+def typed(k: int) -> str:
+    """What the writer has typed after k + 1 words: never the same text twice (no repeat hits the cache)."""
+    return " " + " ".join(TYPED[i % len(TYPED)] for i in range(k + 1))
+
+
 def text_of(words: int) -> tuple[str, list[str]]:
     split = split_corpus(find_corpus("federalist", load_manifest()), 2, 3, 6)
     train = [c.text for c in split.train if c.author == "Hamilton"]
@@ -56,11 +61,35 @@ def typing(ident: Identifiability, text: str, edits: int) -> tuple[float, list[f
     first = time.perf_counter() - t
     times = []
     for k in range(edits):
-        typed = " " + " ".join(TYPED[: k % len(TYPED) + 1])
-        current = text[: end - 1] + typed + text[end - 1 :]
+        current = text[: end - 1] + typed(k) + text[end - 1 :]
         t = time.perf_counter()
         guide(ident, current, cache)
         times.append(time.perf_counter() - t)
+    return first, times
+
+
+def over_pipes(text: str, samples: list[str], edits: int) -> tuple[float, list[float]]:
+    """The same typing through a real host (`guide` requests over its pipes, samples stored with
+    `profile.add` in a scratch FANTASMA_HOME): what the composer waits for, request to reply."""
+    import tempfile
+
+    from tests.host.hostproc import HostProcess, host_env
+
+    spans = sentence_spans(text)
+    _, end = spans[len(spans) // 2]
+    with tempfile.TemporaryDirectory() as home, HostProcess(env=host_env(FANTASMA_HOME=home)) as host:
+        for k in range(0, len(samples), 2):
+            host.result("profile.add", {"text": "\n\n".join(samples[k : k + 2])}, timeout=120)
+        t = time.perf_counter()
+        host.result("guide", {"text": text}, timeout=120)
+        first = time.perf_counter() - t
+        times = []
+        for k in range(edits):
+            current = text[: end - 1] + typed(k) + text[end - 1 :]
+            t = time.perf_counter()
+            host.result("guide", {"text": current}, timeout=60)
+            times.append(time.perf_counter() - t)
+        host.close()
     return first, times
 
 
@@ -89,7 +118,16 @@ def main() -> int:
             f"(first {first * 1e3:.1f} ms); full analysis {full * 1e3:.1f} ms; "
             f"guide / full analysis = {median / full:.2f}"
         )
-    print(f"goal <= {GOAL_MS:.0f} ms after the first call: {'met' if worst * 1e3 <= GOAL_MS else 'NOT met'}")
+    first, times = over_pipes(text, samples, args.edits)
+    median, p95 = statistics.median(times), sorted(times)[int(0.95 * (len(times) - 1))]
+    worst = max(worst, p95)
+    print(
+        f"host       `guide` over real pipes, profile: median {median * 1e3:.1f} ms, p95 {p95 * 1e3:.1f} ms "
+        f"(first {first * 1e3:.1f} ms, which trains the profile)"
+    )
+    print(
+        f"goal <= {GOAL_MS:.0f} ms after the first call (p95): {'met' if worst * 1e3 <= GOAL_MS else 'NOT met'}"
+    )
     return 0
 
 
