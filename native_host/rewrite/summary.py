@@ -23,12 +23,7 @@ from native_host.style import linkability
 
 log = logging.getLogger(__name__)
 
-# The attacker families of native_host/style/identify.py (FAMILIES), by what each one reads.
-ATTACKER_WORDS = {
-    "char3": "the letter patterns of your spelling",  # character 3-grams
-    "delta": "your choice of common words",  # Cosine Delta over the 300 most frequent words
-    "function_words": "your punctuation and small words",  # function words + punctuation marks
-}
+ATTACKER_WORDS = linkability.ATTACKER_WORDS  # the families in words (one home: style/linkability.py)
 # The marker families of native_host/style/families/ (FAMILY), as habits a person recognises.
 HABIT_WORDS = {
     "invisible": "invisible characters",

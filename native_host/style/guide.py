@@ -44,12 +44,7 @@ MAX_REASONS = 2  # per sentence: one per family it feeds most
 WORDS_PER_REASON = 2  # words or marks quoted in one reason
 MIN_REASON_Z = 1e-3  # a word whose removal moves a family by less than this (in z) is no reason
 
-# What each attacker family reads, in words a writer recognises (no family code reaches a reply).
-ATTACKER_WORDS = {
-    "char3": "the letter patterns of your spelling",  # character 3-grams
-    "delta": "your choice of common words",  # Cosine Delta over the 300 most frequent words
-    "function_words": "your punctuation and small words",  # function words + punctuation marks
-}
+ATTACKER_WORDS = linkability.ATTACKER_WORDS  # each family in words (no family code reaches a reply)
 MARK_NAMES = {
     ".": "full stops",
     ",": "commas",

@@ -16,6 +16,14 @@ LIKELY = 0.5  # as identify.LINK_THRESHOLD: at or above, the attackers on averag
 POSSIBLY = 0.3  # below LIKELY and at or above this: some attacker may still link it
 LEVELS = ("likely", "possibly", "unlikely")
 
+# The attacker families of native_host/style/identify.py (FAMILIES), by what each one reads: the words the
+# after-rewrite summary and the guide use for them (no family code reaches a person).
+ATTACKER_WORDS = {
+    "char3": "the letter patterns of your spelling",  # character 3-grams
+    "delta": "your choice of common words",  # Cosine Delta over the 300 most frequent words
+    "function_words": "your punctuation and small words",  # function words + punctuation marks
+}
+
 _PROFILE_WORDS = {
     "likely": "likely to be linked to you",
     "possibly": "possibly linked to you",
