@@ -180,9 +180,10 @@ export async function addSuspects(scope, info, tab) {
  * rewrite into the field it was opened for (tab + frame; that frame's content script keeps the field).
  * An extension page: the site cannot read what is typed there.
  */
-async function openComposer(tabId, frameId, label) {
+async function openComposer(tabId, frameId, label, page) {
   stats.composers++;
-  const query = new URLSearchParams({ tab: String(tabId), frame: String(frameId), label: label ?? "" });
+  // label: the field as a person names it (its label or placeholder); page: the page's title or site.
+  const query = new URLSearchParams({ tab: String(tabId), frame: String(frameId), label: label ?? "", page: page ?? "" });
   await api.windows.create({
     url: api.runtime.getURL(`composer/composer.html?${query}`),
     type: "popup",
@@ -214,8 +215,9 @@ function handleJobPort(port) {
       safePost(port, { kind: "result", result });
     } catch (error) {
       setBadge(tabId, "!", "#c0392b");
-      // A cancelled job was cancelled by the page going away or by the user: nothing to report.
-      if (error?.code !== "cancelled") notify(error);
+      // A cancelled job was cancelled by the page going away or by the user: nothing to report. The
+      // composer shows the guide's errors itself (a notification per keystroke would be noise).
+      if (error?.code !== "cancelled" && !String(request.kind).startsWith("guide")) notify(error);
       safePost(port, { kind: "error", error: normalizeError(error) });
     } finally {
       finished = true;
@@ -237,9 +239,43 @@ async function runJob(request, opts) {
       const report = await host.request("analyze", { text: request.text }, opts);
       return { ...report, findings: toUtf16Findings(request.text, report.findings ?? []) };
     }
+    case "guide":
+    case "guide.alternatives":
+      return runGuideJob(request, opts);
     default:
       throw extensionError("invalid_message", `unknown job kind ${request.kind}`);
   }
+}
+
+// ---- the guide (the composer's meter, shading and alternatives; PROTOCOL.md `guide`) ---------------
+
+const GUIDE_TIMEOUTS_MS = { guide: 30_000, "guide.alternatives": 120_000 }; // the first call loads the surrogates / the model
+
+/**
+ * The composer speaks UTF-16 offsets (string indices), the host code points: offsets are converted both
+ * ways here, so the composer never counts code points.
+ */
+async function runGuideJob(request, opts) {
+  const text = request.text;
+  const timeout = { ...opts, timeoutMs: GUIDE_TIMEOUTS_MS[request.kind] };
+  if (request.kind === "guide") {
+    const report = await host.request("guide", { text }, timeout);
+    const sentences = (report.sentences ?? []).map((s) => ({
+      ...s,
+      start: codePointToUtf16(text, s.start),
+      end: codePointToUtf16(text, s.end),
+    }));
+    return { ...report, sentences };
+  }
+  const toPoints = (offset) => [...text.slice(0, offset)].length;
+  const params = { text, start: toPoints(request.start), end: toPoints(request.end), max: 3 };
+  const reply = await host.request("guide.alternatives", params, timeout);
+  const alternatives = (reply.alternatives ?? []).map((a) => ({
+    ...a,
+    start: codePointToUtf16(a.text, a.start),
+    end: codePointToUtf16(a.text, a.end),
+  }));
+  return { ...reply, start: request.start, end: request.end, alternatives };
 }
 
 /** Content scripts index strings in UTF-16 units; the host counts code points. */
@@ -309,7 +345,7 @@ function handlePanelMessage(message, sender) {
     case "compose-open":
       // From the content script of the frame whose field the composer writes into.
       if (sender?.tab?.id == null) return undefined;
-      return openComposer(sender.tab.id, sender.frameId ?? 0, message.label).then(() => ({ ok: true }));
+      return openComposer(sender.tab.id, sender.frameId ?? 0, message.label, message.page).then(() => ({ ok: true }));
     case "status":
       return host.status();
     case "profile.show":

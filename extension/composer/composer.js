@@ -1,128 +1,512 @@
 // The private composer: an extension page, so the site cannot read what is typed here (many sites keep
-// drafts or read keystrokes as they arrive). The user writes, sees the markers and the rewrite, and
-// Insert puts only the rewrite into the field the composer was opened for.
+// drafts or read keystrokes as they arrive). It is also the guide (PROTOCOL.md `guide`): while the writer
+// types, a meter says how likely the text is to be linked to them, each sentence is shaded by its share
+// of the give-away, the three that give most away are named with their reasons, and a sentence offers
+// up to three alternatives (`guide.alternatives`) with their effect on the meter. Insert puts the text
+// in the box, as it then stands, into the field the composer was opened for; nothing else (no meter, no
+// score) ever goes to the page.
 
 const api = globalThis.browser ?? globalThis.chrome;
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const tabId = Number(params.get("tab"));
 const frameId = Number(params.get("frame") ?? 0);
+/** The tab holding the field; null when the composer was opened without one (nothing to insert into). */
+const tabId = /^\d+$/.test(params.get("tab") ?? "") ? Number(params.get("tab")) : null;
+let tabClosed = false;
 
-/** The rewrite that Insert would put in, and the draft it was made from (stale once the draft changes). */
+const GUIDE_DEBOUNCE_MS = 400; // a pause in typing; each keystroke cancels the pending request
+const EXCERPT_CHARS = 90;
+
+/** The latest guide reply and the text it is about (offsets are UTF-16 indices into `text`). */
+let guided = null; // {text, report}
+let guideRun = null; // {timer, abort: AbortController, seq}
+let guideSeq = 0;
+/** The sentence that holds the sentences' one tab stop (the arrow keys move it). */
+let focusIndex = 0;
+/** The sentence whose alternatives are shown: {index, text, start, end, abort}. */
+let chosen = null;
+/** The last automatic rewrite: {draft, text}. */
 let rewrite = null;
+let inserting = false;
 
-function setStatus(text, error = false) {
-  $("status").textContent = text;
-  $("status").classList.toggle("error", error);
+// ---- small helpers -------------------------------------------------------------------------------
+
+function el(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
 }
 
-function progressText(progress) {
-  const pct = typeof progress?.fraction === "number" ? ` ${Math.round(progress.fraction * 100)}%` : "";
-  return `Working…${pct}`;
+function setText(node, text, error = false) {
+  if (node.textContent !== text) node.textContent = text; // an unchanged live region says nothing again
+  node.classList.toggle("error", error);
+}
+
+function errorText(error) {
+  return error?.message ?? String(error);
+}
+
+function excerpt(text) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS - 1)}…` : flat;
+}
+
+function percent(share) {
+  return `${Math.round(share * 100)}%`;
+}
+
+/** "is likely to be linked to you" / "stands out from other writers": the level words as a predicate. */
+function meterSentence(levelWords) {
+  return `This text ${/^(likely|possibly|unlikely)\b/.test(levelWords) ? "is " : ""}${levelWords}.`;
+}
+
+/** How much a sentence gives away, in words first (the share is a part of the text's give-away). */
+function shareWords(share) {
+  if (share >= 0.25) return "gives a lot away";
+  if (share >= 0.1) return "gives some away";
+  return share > 0 ? "gives little away" : "gives nothing away";
+}
+
+// ---- the target field ----------------------------------------------------------------------------
+
+/** "“Message” on Plain textarea" / "the text box on example.org": the field as a person names it. */
+function targetPhrase() {
+  const label = (params.get("label") ?? "").trim();
+  const page = (params.get("page") ?? "").trim();
+  const field = label ? `“${label}”` : "the text box";
+  return page ? `${field} on ${page}` : field;
+}
+
+/** Why Insert is off, or "" when it is on. */
+function insertBlocker() {
+  if (tabId === null) {
+    return "Insert is off: this window was not opened from a text field. Right-click a field and choose “Write privately…”.";
+  }
+  if (tabClosed) return "Insert is off: the page this window writes into was closed. Your text is still here.";
+  if (!$("draft").value.trim()) return "Insert is off until there is text in the box.";
+  return "";
 }
 
 function syncInsert() {
-  const fresh = rewrite !== null && rewrite.draft === $("draft").value;
-  $("insert").disabled = !fresh;
-  $("result").classList.toggle("stale", !fresh);
+  const why = insertBlocker();
+  $("insert").disabled = inserting || why !== "";
+  setText($("insert-why"), why);
+  $("result").classList.toggle("stale", rewrite !== null && rewrite.draft !== $("draft").value);
 }
 
-async function showMarkers() {
+// ---- the meter and the sentences (request `guide`) -----------------------------------------------
+
+function onDraftInput() {
+  syncInsert();
+  if (chosen && $("draft").value !== chosen.text) {
+    setText($("alt-status"), "The text has changed: these alternatives were for the text as it was.");
+    for (const button of $("alt-list").querySelectorAll("button")) button.disabled = true;
+  }
+  $("sentences").classList.toggle("stale", guided !== null && guided.text !== $("draft").value);
+  scheduleGuide(GUIDE_DEBOUNCE_MS);
+}
+
+/** Runs the guide after `delayMs` of quiet; a newer keystroke cancels the timer and any request in flight. */
+function scheduleGuide(delayMs) {
+  stopGuide();
+  document.body.dataset.guide = "pending"; // "done" once the meter speaks for the text in the box
+  const seq = ++guideSeq;
+  const abort = new AbortController();
+  guideRun = { seq, abort, timer: setTimeout(() => runGuide(seq, abort.signal), delayMs) };
+}
+
+function stopGuide() {
+  if (!guideRun) return;
+  clearTimeout(guideRun.timer);
+  guideRun.abort.abort(); // closes the job's port: the host cancels it
+}
+
+async function runGuide(seq, signal) {
+  if (signal.aborted) return;
   const text = $("draft").value;
-  if (!text.trim()) return;
-  setStatus("Looking for markers…");
+  if (!text.trim()) {
+    showNoText();
+    return;
+  }
   try {
-    const report = await fantasma.runJob({ kind: "analyze", text });
-    renderMarkers(text, report.findings ?? []);
-    setStatus("");
+    const report = await fantasma.runJob({ kind: "guide", text }, undefined, signal);
+    if (seq !== guideSeq || text !== $("draft").value) return; // a stale reply: a newer request is coming
+    guided = { text, report };
+    renderGuide();
+    document.body.dataset.guide = "done";
   } catch (error) {
-    setStatus(error?.message ?? String(error), true);
+    if (error?.code === "cancelled" || seq !== guideSeq) return;
+    setText($("guide-status"), `The meter cannot be shown: ${errorText(error)}`, true);
+    $("open-options").hidden = true;
+    document.body.dataset.guide = "done";
   }
 }
 
-function findingSpans(finding) {
-  const spans = Array.isArray(finding.spans) ? finding.spans : [finding];
-  return spans.filter((s) => Number.isInteger(s.start) && Number.isInteger(s.end) && s.end > s.start);
+function showNoText() {
+  guided = null;
+  setText($("meter"), "Type, and the meter says how likely the text is to be linked to you.");
+  setText($("meter-figure"), "");
+  $("meter-fill").style.width = "0";
+  $("meter-fill").className = "";
+  setText($("guide-status"), "");
+  $("open-options").hidden = true;
+  document.body.dataset.guide = "done";
+  $("guided").hidden = true;
+  closeAlternatives(false);
 }
 
-function renderMarkers(text, findings) {
-  $("markers").hidden = false;
-  $("marker-count").textContent = `(${findings.length})`;
-  const marks = findings
-    .flatMap((f, i) => findingSpans(f).map((span) => ({ ...span, n: i + 1, why: f.evidence ?? f.reason ?? f.message ?? "" })))
-    .sort((a, b) => a.start - b.start);
-  const body = $("marked");
+function renderGuide() {
+  const { text, report } = guided;
+  setText($("meter"), meterSentence(report.level_words));
+  setText($("meter-figure"), `score ${report.score.toFixed(2)} of 1`);
+  $("meter-fill").style.width = `${Math.round(Math.min(1, Math.max(0, report.score)) * 100)}%`;
+  $("meter-fill").className = report.level;
+  setText($("guide-status"), comparedWords(report));
+  $("open-options").hidden = report.mode !== "typicality";
+  const sentences = report.sentences ?? [];
+  $("guided").hidden = sentences.length === 0;
+  $("sentences").classList.remove("stale");
+  renderSentences(text, sentences, report.top ?? []);
+  renderTop(text, sentences, report.top ?? []);
+}
+
+/**
+ * What the meter compares the text with, for a browser user: the host's `message` names a terminal
+ * command, so in typicality mode the composer says where samples are added instead (the options page).
+ */
+function comparedWords(report) {
+  const compared = report.compared_with ? `Compared with ${report.compared_with}.` : "";
+  if (report.mode !== "typicality") return compared;
+  const why = /use_profile/.test(report.message ?? "")
+    ? "Your writing profile is off in the options."
+    : "Add samples of your own writing in the options to see how likely it is to be linked to you.";
+  return `${compared} ${why}`;
+}
+
+function sentenceLabel(text, sentence, index, rank) {
+  const reasons = (sentence.reasons ?? []).join("; ");
+  const ranked = rank >= 0 ? `, number ${rank + 1} of what gives you away most` : "";
+  return (
+    `Sentence ${index + 1}${ranked}: ${shareWords(sentence.share)} (${percent(sentence.share)} of the give-away)` +
+    `${reasons ? `; ${reasons}` : ""}. Press Enter for other ways to say it. ${excerpt(text.slice(sentence.start, sentence.end))}`
+  );
+}
+
+/** The guided text, each sentence a focusable span shaded by its share (the top three also numbered). */
+function renderSentences(text, sentences, top) {
+  const body = $("sentences");
+  const hadFocus = body.contains(document.activeElement); // a new reply must not drop the writer's focus
   body.replaceChildren();
+  const most = Math.max(...sentences.map((s) => s.share), 0);
   let at = 0;
-  for (const m of marks) {
-    if (m.start < at) continue;
-    body.append(text.slice(at, m.start));
-    const mark = Object.assign(document.createElement("mark"), { title: m.why });
-    mark.append(text.slice(m.start, m.end), Object.assign(document.createElement("sup"), { textContent: String(m.n) }));
-    body.append(mark);
-    at = m.end;
-  }
+  sentences.forEach((sentence, index) => {
+    if (sentence.start < at) return;
+    body.append(text.slice(at, sentence.start));
+    const rank = top.indexOf(index);
+    const span = el("span", {
+      className: "sentence",
+      tabIndex: index === Math.min(focusIndex, sentences.length - 1) ? 0 : -1, // one tab stop: arrows move
+      title: (sentence.reasons ?? []).join("; "),
+    });
+    span.dataset.index = String(index);
+    span.setAttribute("role", "button");
+    span.setAttribute("aria-label", sentenceLabel(text, sentence, index, rank));
+    span.style.setProperty("--share", String(most > 0 ? sentence.share / most : 0));
+    if (chosen?.index === index && chosen.text === text) span.classList.add("chosen");
+    span.append(text.slice(sentence.start, sentence.end));
+    if (rank >= 0) span.append(el("sup", { textContent: String(rank + 1) }));
+    body.append(span);
+    at = sentence.end;
+  });
   body.append(text.slice(at));
-  const list = $("marker-list");
-  list.replaceChildren(
-    ...findings.map((f) => {
-      const li = document.createElement("li");
-      const why = f.evidence ?? f.reason ?? f.message ?? "";
-      li.append(Object.assign(document.createElement("span"), { className: "family", textContent: f.label ?? f.family ?? "" }), why ? ` — ${why}` : "");
-      return li;
+  if (hadFocus) body.querySelector('.sentence[tabindex="0"]')?.focus();
+}
+
+/** The (up to) three sentences that give most away: the sentence, its share, reasons and what it feeds. */
+function renderTop(text, sentences, top) {
+  $("top-none").hidden = top.length > 0;
+  $("top").replaceChildren(
+    ...top.map((index) => {
+      const sentence = sentences[index];
+      const button = el("button", { type: "button", className: "top-sentence", textContent: `“${excerpt(text.slice(sentence.start, sentence.end))}”` });
+      button.dataset.index = String(index);
+      const why = [`${shareWords(sentence.share)}: ${percent(sentence.share)} of what gives you away`];
+      if (sentence.reasons?.length) why.push(sentence.reasons.join("; "));
+      if (sentence.feeds?.length) why.push(`It shows ${sentence.feeds.join(", ")}`);
+      return el("li", {}, button, el("span", { className: "why", textContent: why.join(". ") }));
     }),
   );
 }
 
-/** "identifiability 0.82 → 0.41 · still linked by char3", as the background words it. */
-function identifiabilityText(result) {
-  return result.identifiability?.text ?? "";
+function sentenceFromEvent(event) {
+  const target = event.target.closest?.("[data-index]");
+  return target ? Number(target.dataset.index) : null;
+}
+
+// ---- alternatives for one sentence (request `guide.alternatives`) ---------------------------------
+
+async function chooseSentence(index) {
+  if (!guided) return;
+  const { text, report } = guided;
+  const sentence = report.sentences[index];
+  chosen?.abort.abort();
+  chosen = { index, text, start: sentence.start, end: sentence.end, before: report, abort: new AbortController() };
+  const mine = chosen;
+  focusIndex = index;
+  for (const span of $("sentences").querySelectorAll(".sentence")) {
+    span.classList.toggle("chosen", Number(span.dataset.index) === index);
+    span.tabIndex = Number(span.dataset.index) === index ? 0 : -1;
+  }
+  $("alternatives").hidden = false;
+  setText($("alt-number"), String(index + 1));
+  setText($("alt-original"), text.slice(sentence.start, sentence.end));
+  $("alt-list").replaceChildren();
+  setText($("alt-status"), "Looking for other ways to say it…");
+  $("alternatives").scrollIntoView({ block: "nearest" });
+  const onProgress = (p) => {
+    const pct = typeof p?.fraction === "number" ? ` ${Math.round(p.fraction * 100)}%` : "";
+    if (chosen === mine) setText($("alt-status"), `Looking for other ways to say it…${pct}`);
+  };
+  try {
+    const reply = await fantasma.runJob(
+      { kind: "guide.alternatives", text, start: sentence.start, end: sentence.end },
+      onProgress,
+      mine.abort.signal,
+    );
+    if (chosen !== mine) return;
+    renderAlternatives(mine, reply.alternatives ?? [], reply.reason ?? "");
+    $("alternatives").scrollIntoView({ block: "nearest" });
+  } catch (error) {
+    if (chosen !== mine || error?.code === "cancelled") return;
+    setText($("alt-status"), `No alternatives: ${errorText(error)}`, true);
+  }
+}
+
+/** "likely to be linked to you → possibly linked to you", or "still …, a little lower". */
+function effectWords(before, after) {
+  if (after.level !== before.level) return `Meter: ${before.level_words} → ${after.level_words}`;
+  const way = after.score < before.score ? "a little lower" : after.score > before.score ? "a little higher" : "unchanged";
+  return `Meter: still ${after.level_words}, ${way}`;
+}
+
+/** @param {string} reason why no model answered ("" when one did): then the alternatives are rule edits only */
+function renderAlternatives(choice, alternatives, reason) {
+  const stale = $("draft").value !== choice.text;
+  // The host's reason names paths and commands: the words say what it means, the tooltip the rest.
+  const only = reason ? " (Word-level edits only: no language model answered.)" : "";
+  $("alt-status").title = reason;
+  if (!alternatives.length) {
+    setText(
+      $("alt-status"),
+      `No other wording of this sentence both passed every check (meaning, fluency, your protected words) and lowered the meter. Edit it by hand in the box.${only}`,
+    );
+    return;
+  }
+  setText(
+    $("alt-status"),
+    stale
+      ? "The text has changed: these alternatives were for the text as it was."
+      : `${alternatives.length} other ${alternatives.length === 1 ? "way" : "ways"} to say it, each checked for meaning and fluency. Using one changes only this sentence.${only}`,
+  );
+  $("alt-list").replaceChildren(
+    ...alternatives.map((alt, n) => {
+      const sentence = alt.text.slice(alt.start, alt.end);
+      const changes = (alt.changes ?? []).map((c) => `${c.from} → ${c.to}`).join(", ");
+      const figure = el("span", { className: "figure", textContent: ` (${choice.before.score.toFixed(2)} → ${alt.score.toFixed(2)})` });
+      const use = el("button", { type: "button", className: "use-alternative", textContent: "Use this", disabled: stale });
+      use.setAttribute("aria-label", `Use alternative ${n + 1}: ${excerpt(sentence)}`);
+      use.addEventListener("click", () => acceptAlternative(choice, alt));
+      return el(
+        "li",
+        {},
+        el("span", { className: "alt-sentence", textContent: sentence }),
+        " ",
+        use,
+        el("span", { className: "effect" }, effectWords(choice.before, alt), figure, changes ? ` · changed: ${changes}` : ""),
+      );
+    }),
+  );
+}
+
+/**
+ * Replaces the chosen sentence in the box by the alternative's, as one edit the box's own undo (Ctrl+Z)
+ * reverts. Only that sentence changes: an alternative whose text differs elsewhere is refused.
+ */
+function acceptAlternative(choice, alt) {
+  const draft = $("draft");
+  if (draft.value !== choice.text) {
+    setText($("alt-status"), "The text has changed since: choose the sentence again.", true);
+    return;
+  }
+  const sameAround =
+    alt.text.slice(0, alt.start) === choice.text.slice(0, choice.start) &&
+    alt.text.slice(alt.end) === choice.text.slice(choice.end);
+  if (!sameAround) {
+    setText($("alt-status"), "That alternative changes more than its sentence, so it was not used.", true);
+    return;
+  }
+  replaceInDraft(choice.start, choice.end, alt.text.slice(alt.start, alt.end));
+  closeAlternatives(false);
+  setText($("status"), `Sentence ${choice.index + 1} replaced (Ctrl+Z in the box undoes it).`);
+  draft.setSelectionRange(choice.start + (alt.end - alt.start), choice.start + (alt.end - alt.start));
+}
+
+/** One edit of the box that its undo history keeps (execCommand), else a plain one. */
+function replaceInDraft(start, end, replacement) {
+  const draft = $("draft");
+  const want = draft.value.slice(0, start) + replacement + draft.value.slice(end);
+  draft.focus();
+  draft.setSelectionRange(start, end);
+  const undoable = replacement !== "" && document.execCommand("insertText", false, replacement);
+  if (!undoable || draft.value !== want) draft.value = want;
+  onDraftInput();
+}
+
+function closeAlternatives(refocus = true) {
+  if (!chosen) {
+    $("alternatives").hidden = true;
+    return;
+  }
+  const { index } = chosen;
+  chosen.abort.abort();
+  chosen = null;
+  $("alternatives").hidden = true;
+  for (const span of $("sentences").querySelectorAll(".sentence.chosen")) span.classList.remove("chosen");
+  if (refocus) $("sentences").querySelector(`[data-index="${index}"]`)?.focus();
+}
+
+function editByHand() {
+  if (!chosen) return;
+  const { start, end, text } = chosen;
+  closeAlternatives(false);
+  const draft = $("draft");
+  draft.focus();
+  if (draft.value === text) draft.setSelectionRange(start, end);
+}
+
+// ---- the automatic rewrite -------------------------------------------------------------------------
+
+function progressText(progress) {
+  const pct = typeof progress?.fraction === "number" ? ` ${Math.round(progress.fraction * 100)}%` : "";
+  return `Rewriting…${pct}`;
 }
 
 async function doRewrite() {
   const draft = $("draft").value;
   if (!draft.trim()) return;
   $("rewrite").disabled = true;
-  setStatus("Working…");
+  setText($("status"), "Rewriting…");
   try {
-    const result = await fantasma.runJob({ kind: "rewrite", text: draft }, (p) => setStatus(progressText(p)));
+    const result = await fantasma.runJob({ kind: "rewrite", text: draft }, (p) => setText($("status"), progressText(p)));
     rewrite = { draft, text: result.text };
     $("result").hidden = false;
     $("rewritten").textContent = result.text;
-    $("identifiability").textContent = identifiabilityText(result);
-    setStatus(
-      typeof result.markers_before === "number" ? `Markers: ${result.markers_before} → ${result.markers_after ?? "?"}` : "",
-    );
+    // What changed and how likely the text now is to be linked to you, as the card says it (the host's
+    // headline); the figures ("identifiability 0.82 → 0.41 · …", as the background words them) with Figures.
+    $("rewrite-headline").textContent = result.summary?.headline ?? "";
+    $("identifiability").textContent = result.identifiability?.text ?? "";
+    setText($("status"), "The rewrite is below; “Put this rewrite in the box” makes it the text Insert puts in.");
   } catch (error) {
     rewrite = null;
-    setStatus(error?.message ?? String(error), true);
+    setText($("status"), errorText(error), true);
   } finally {
     $("rewrite").disabled = false;
     syncInsert();
   }
 }
 
+function useRewrite() {
+  if (!rewrite) return;
+  replaceInDraft(0, $("draft").value.length, rewrite.text);
+  rewrite = { ...rewrite, draft: rewrite.text };
+  $("result").hidden = true;
+  setText($("status"), "The rewrite is in the box (Ctrl+Z in the box undoes it).");
+}
+
+// ---- insert ----------------------------------------------------------------------------------------
+
 async function doInsert() {
-  if (!rewrite || rewrite.draft !== $("draft").value) return syncInsert();
-  $("insert").disabled = true;
+  if (insertBlocker()) return syncInsert();
+  const text = $("draft").value;
+  inserting = true;
+  syncInsert();
   try {
-    const reply = await api.tabs.sendMessage(tabId, { kind: "compose-insert", text: rewrite.text }, { frameId });
+    const reply = await api.tabs.sendMessage(tabId, { kind: "compose-insert", text }, { frameId });
     if (!reply?.ok) throw reply?.error ?? { message: "The page did not answer: is its tab still open?" };
+    stopGuide();
     window.close();
   } catch (error) {
-    setStatus(error?.message ?? String(error), true);
+    setText($("status"), errorText(error), true);
+  } finally {
+    inserting = false;
     syncInsert();
   }
 }
 
+// ---- wiring ----------------------------------------------------------------------------------------
+
+const SENTENCE_MOVES = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+
+function onSentenceKey(event) {
+  const index = sentenceFromEvent(event);
+  if (index === null || event.target.tagName === "BUTTON") return; // buttons click on Enter/Space themselves
+  if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    void chooseSentence(index);
+    return;
+  }
+  // The sentences are one tab stop; the arrow keys, Home and End move between them (roving tabindex).
+  const spans = [...$("sentences").querySelectorAll(".sentence")];
+  const at = spans.indexOf(event.target);
+  let next = null;
+  if (event.key in SENTENCE_MOVES) next = at + SENTENCE_MOVES[event.key];
+  else if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = spans.length - 1;
+  if (at < 0 || next === null || next < 0 || next >= spans.length) return;
+  event.preventDefault();
+  spans[at].tabIndex = -1;
+  spans[next].tabIndex = 0;
+  spans[next].focus();
+  focusIndex = next;
+}
+
 function init() {
-  const label = params.get("label");
-  $("target").textContent = label || "the field";
-  $("draft").addEventListener("input", syncInsert);
-  $("show-markers").addEventListener("click", showMarkers);
+  if (tabId === null) {
+    $("privacy").textContent =
+      "What you type here stays in this window: no site sees it. This window was not opened from a text field, so it has nowhere to insert your text.";
+  } else {
+    $("target").textContent = targetPhrase();
+    document.title = `Fantasma: write privately for ${targetPhrase()}`;
+  }
+  $("insert").textContent = "Insert this text";
+  $("draft").addEventListener("input", onDraftInput);
+  for (const list of [$("sentences"), $("top")]) {
+    list.addEventListener("click", (event) => {
+      const index = sentenceFromEvent(event);
+      if (index !== null) void chooseSentence(index);
+    });
+    list.addEventListener("keydown", onSentenceKey);
+  }
+  $("show-figures").addEventListener("change", (e) => document.body.classList.toggle("show-figures", e.target.checked));
+  $("alt-close").addEventListener("click", () => closeAlternatives());
+  $("open-options").addEventListener("click", () => api.runtime.openOptionsPage());
+  $("alt-by-hand").addEventListener("click", editByHand);
   $("rewrite").addEventListener("click", doRewrite);
+  $("use-rewrite").addEventListener("click", useRewrite);
   $("insert").addEventListener("click", doInsert);
   $("cancel").addEventListener("click", () => window.close());
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && chosen) {
+      event.preventDefault();
+      closeAlternatives();
+    }
+  });
+  api.tabs?.onRemoved?.addListener((closed) => {
+    if (closed !== tabId) return;
+    tabClosed = true;
+    syncInsert();
+  });
+  syncInsert();
   $("draft").focus();
 }
 

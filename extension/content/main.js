@@ -76,7 +76,9 @@ fantasma.api.runtime.onMessage.addListener((message, _sender, sendResponse) => {
   if (message.kind === "compose") {
     composeTarget = field;
     // The background opens the composer for this frame (it knows the frame id from the sender).
-    fantasma.api.runtime.sendMessage({ kind: "compose-open", label: fieldLabel(field) }).catch(() => {});
+    fantasma.api.runtime
+      .sendMessage({ kind: "compose-open", label: fieldLabel(field), page: pageName() })
+      .catch(() => {});
     return false;
   }
   const work = message.kind === "anonymize" ? fantasma.anonymizeField(field) : showMarkers(field);
@@ -84,16 +86,47 @@ fantasma.api.runtime.onMessage.addListener((message, _sender, sendResponse) => {
   return false;
 });
 
-/** A short name for the field, shown in the composer's title ("Reply to …"). */
+/**
+ * The field as a person names it, for the composer ("Insert into “Reply to Ann” on …"): its label,
+ * placeholder or tooltip; "" when it has none (the composer says "the text box"). Never the `name`
+ * attribute, which is for the site's code ("message", "comment[body]").
+ */
 function fieldLabel(field) {
+  const doc = field.ownerDocument;
+  const labelledBy = (field.getAttribute("aria-labelledby") ?? "")
+    .split(/\s+/)
+    .map((id) => id && doc.getElementById(id)?.textContent)
+    .filter(Boolean)
+    .join(" ");
   const label =
     field.getAttribute("aria-label") ||
+    labelledBy ||
+    labelText(field.labels?.[0]) ||
+    (field.id && labelText(doc.querySelector(`label[for="${CSS.escape(field.id)}"]`))) ||
     field.getAttribute("placeholder") ||
     field.getAttribute("aria-placeholder") ||
-    (field.id && field.ownerDocument.querySelector(`label[for="${CSS.escape(field.id)}"]`)?.textContent) ||
-    field.getAttribute("name") ||
+    field.getAttribute("title") ||
     "";
-  return `${label.trim().slice(0, 60)} — ${location.hostname}`.replace(/^ — /, "");
+  return label.replace(/\s+/g, " ").trim().slice(0, 60);
+}
+
+/** A <label>'s own words: a label that wraps its field would otherwise include the field's text. */
+function labelText(label) {
+  if (!label) return "";
+  const words = label.cloneNode(true);
+  for (const control of words.querySelectorAll("input, textarea, select, [contenteditable]")) control.remove();
+  return words.textContent;
+}
+
+/** The page as a person names it: its title (the top page's, when this frame may read it), else its site. */
+function pageName() {
+  let title = document.title;
+  try {
+    title = title || window.top.document.title;
+  } catch {
+    // a cross-origin frame: its own title or its site
+  }
+  return (title.replace(/\s+/g, " ").trim() || location.hostname || "this page").slice(0, 80);
 }
 
 // ---- after an update: one copy of the scripts per page -------------------------------------------

@@ -219,6 +219,9 @@ def test_firefox_private_composer_text_reaches_the_page_only_at_insert(
     ff.bidi.wait_for(composer, f"document.getElementById('rewritten').textContent === {json.dumps(light)}")
     assert js(ff, "window.seen") == []
     assert js(ff, "[...window.values]") == [""]
+    # Insert puts in the text in the composer's box: the rewrite once it is put there.
+    ff.bidi.evaluate(composer, "document.getElementById('use-rewrite').click() ?? true")
+    ff.bidi.wait_for(composer, f"document.getElementById('draft').value === {json.dumps(light)}")
     ff.bidi.evaluate(composer, "document.getElementById('insert').click() ?? true")
     ff.bidi.wait_for(ff.page, f"document.querySelector('#field').value === {json.dumps(light)}")
     assert js(ff, "[...window.values]") in ([""], ["", light])
