@@ -204,6 +204,8 @@ def test_chromium_composer_inserts_into_a_tab_open_before_the_reload(
     composer.locator("#draft").fill(SAMPLE)
     composer.click("#rewrite")
     expect(composer.locator("#rewritten")).to_have_text(light, timeout=30_000)
+    composer.click("#use-rewrite")  # Insert puts in the box's text: the rewrite goes in the box first
+    expect(composer.locator("#draft")).to_have_value(light)
     with composer.expect_event("close"):
         composer.click("#insert")
     expect(page.locator("#field")).to_have_value(light)
