@@ -117,8 +117,8 @@ def evaluate_corpus(
     rewritten: Sequence[str] | None = None,
 ) -> dict:
     """The guide's figures on one corpus's test chunks (see the module docstring). `rewritten`: the
-    eval's rewrites of the same chunks (at its --strength, `strong` in docs/results.md), in order,
-    beside the diligent writer's."""
+    eval's rewrites of the same chunks (at its --strength), in order, set beside the diligent
+    writer's on the chunks it replayed (those with `diligent`)."""
     rng = np.random.default_rng(seed)
     batch = _Batch()
     original = [batch.add(c.text) for c in chunks]
@@ -131,7 +131,8 @@ def evaluate_corpus(
         ]
         for k in REMOVED
     }
-    diligent = [batch.add(c.diligent) for c in chunks if c.diligent is not None]
+    replayed = [i for i, c in enumerate(chunks) if c.diligent is not None]
+    diligent = [batch.add(chunks[i].diligent or "") for i in replayed]
     authors = [c.author for c in chunks]
 
     per_attacker: dict[str, dict] = {}
@@ -140,8 +141,8 @@ def evaluate_corpus(
         probabilities = attacker.probabilities(batch.texts)
         named = [classes[i] for i in np.argmax(probabilities, axis=1)]
 
-        def accuracy(rows: Sequence[int], predicted: list[str] = named) -> float:
-            return float(np.mean([predicted[r] == a for r, a in zip(rows, authors, strict=True)]))
+        def accuracy(rows: Sequence[int], of: Sequence[str] = authors, predicted: list[str] = named) -> float:
+            return float(np.mean([predicted[r] == a for r, a in zip(rows, of, strict=True)]))
 
         rhos: list[float | None] = []
         for c, row, rows in zip(chunks, original, left_out, strict=True):
@@ -165,10 +166,16 @@ def evaluate_corpus(
                 for k in REMOVED
             },
         }
-        if diligent and len(diligent) == len(chunks):
-            per_attacker[name]["diligent"] = accuracy(diligent)
-            if rewritten is not None:
-                per_attacker[name]["rewritten"] = attacker.accuracy(list(rewritten), authors)
+        if replayed:
+            of = [authors[i] for i in replayed]
+            per_attacker[name]["diligent"] = {
+                "chunks": len(replayed),
+                "original": accuracy([original[i] for i in replayed], of),
+                "diligent": accuracy(diligent, of),
+                "rewritten": None
+                if rewritten is None
+                else attacker.accuracy([rewritten[i] for i in replayed], of),
+            }
     return {
         "chunks": len(chunks),
         "sentences_per_chunk": float(np.mean([len(c.sentences) for c in chunks])) if chunks else 0.0,
@@ -253,18 +260,17 @@ def offered_alternative(embedder: Any, engine: Any = None) -> Alternative:
 
 
 def format_lines(report: dict) -> list[str]:
-    """The guide's table, printed under the attacker table."""
+    """The guide's tables, printed under the attacker table."""
     guide = report.get("guide")
     if not guide:
         return []
-    k = str(max(REMOVED))
     lines = [
         "guide: does it point at the sentences the attackers use? (held-out chunks; removing a sentence "
         "stands in for rewriting it)",
         f"{'corpus':<22} {'attacker':<15} {'rho':>6} {'original':>9} "
-        + " ".join(f"{'top ' + str(n):>7} {'random ' + str(n):>13}" for n in REMOVED)
-        + f" {'diligent':>9} {'rewritten':>10}",
+        + " ".join(f"{'top ' + str(n):>7} {'random ' + str(n):>13}" for n in REMOVED),
     ]
+    replays = []
     for corpus in report["corpora"]:
         figures = corpus.get("guide")
         if not figures:
@@ -273,21 +279,34 @@ def format_lines(report: dict) -> list[str]:
             rho = a["spearman"]["mean"]
             removed = " ".join(
                 f"{a['removed'][str(n)]['guided'] * 100:6.1f}% "
-                f"{a['removed'][str(n)]['random']['mean'] * 100:6.1f}±{a['removed'][str(n)]['random']['std'] * 100:4.1f}%"
+                f"{a['removed'][str(n)]['random']['mean'] * 100:6.1f}±"
+                f"{a['removed'][str(n)]['random']['std'] * 100:4.1f}%"
                 for n in REMOVED
             )
-            diligent = f"{a['diligent'] * 100:8.1f}%" if "diligent" in a else f"{'n/a':>9}"
-            rewrite = f"{a['rewritten'] * 100:9.1f}%" if "rewritten" in a else f"{'n/a':>10}"
             lines.append(
                 f"{corpus['corpus']:<22} {name:<15} {'n/a' if rho is None else f'{rho:.2f}':>6} "
-                f"{a['original'] * 100:8.1f}% {removed} {diligent} {rewrite}"
+                f"{a['original'] * 100:8.1f}% {removed}"
             )
+            if a.get("diligent"):
+                d = a["diligent"]
+                after = "n/a" if d["rewritten"] is None else f"{d['rewritten'] * 100:.1f}%"
+                replays.append(
+                    f"{corpus['corpus']:<22} {name:<15} {d['chunks']:>6} {d['original'] * 100:8.1f}% "
+                    f"{d['diligent'] * 100:8.1f}% {after:>10}"
+                )
     means = ", ".join(f"{n} {'n/a' if v is None else f'{v:.2f}'}" for n, v in guide["spearman"].items())
     lines.append(f"guide: mean Spearman rho per attacker over all chunks: {means}")
-    lines.append(
-        f"guide: top {k} removed vs {k} random ({RANDOM_DRAWS} draws, mean±std); diligent writer: the best "
-        f"alternative ({guide['method']['diligent_alternatives']}) accepted in each of the top {TOP_SENTENCES}"
-    )
+    lines.append(f"guide: top k removed vs k random ({RANDOM_DRAWS} draws, mean±std)")
+    if replays:
+        strength = report.get("options", {}).get("strength", "")
+        lines.append(
+            f"diligent writer: the best alternative ({guide['method']['diligent_alternatives']}) accepted in "
+            f"each of the guide's top {TOP_SENTENCES} sentences"
+        )
+        lines.append(
+            f"{'corpus':<22} {'attacker':<15} {'chunks':>6} {'original':>9} {'diligent':>9} {strength:>10}"
+        )
+        lines.extend(replays)
     lines.append(
         "guide goals: " + ", ".join(f"{g}={'yes' if v else 'no'}" for g, v in guide["goals"].items())
     )
