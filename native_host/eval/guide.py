@@ -38,9 +38,16 @@ Sentence = tuple[int, int, float]  # (start, end, the guide's score), code-point
 def guide_ranking(ident: Any, text: str) -> list[Sentence]:
     """The guide's sentences of `text` in reading order, each with its score: how much it adds to the
     text's identifiability (the score minus the score without it), as the guide shows the writer."""
+    return guide_scores(ident, text)[0]
+
+
+def guide_scores(ident: Any, text: str) -> tuple[list[Sentence], list[dict[str, float]]]:
+    """`guide_ranking`, and each sentence's contribution per surrogate family (the family codes are
+    the attackers' names: each family imitates the attacker of its name)."""
     from native_host.style.guide import guide
 
-    return [(s.start, s.end, s.contribution) for s in guide(ident, text).sentences]
+    scored = guide(ident, text).sentences
+    return [(s.start, s.end, s.contribution) for s in scored], [dict(s.families) for s in scored]
 
 
 def ranks(values: Sequence[float]) -> np.ndarray:
@@ -91,6 +98,7 @@ class GuideChunk:
     text: str
     sentences: list[Sentence]
     diligent: str | None = None  # the text after the diligent writer's replay
+    families: list[dict[str, float]] | None = None  # per sentence: its contribution per family
 
 
 @dataclass
@@ -145,17 +153,23 @@ def evaluate_corpus(
             return float(np.mean([predicted[r] == a for r, a in zip(rows, of, strict=True)]))
 
         rhos: list[float | None] = []
+        own: list[float] = []  # the same with the contribution of the family that imitates this attacker
         for c, row, rows in zip(chunks, original, left_out, strict=True):
             truth = classes.index(c.author)
             drops = probabilities[row, truth] - probabilities[rows, truth]
             enough = len(c.sentences) >= MIN_SENTENCES
             rhos.append(spearman([s[2] for s in c.sentences], drops) if enough else None)
+            if enough and c.families and all(name in f for f in c.families):
+                rho = spearman([f[name] for f in c.families], drops)
+                own += [] if rho is None else [rho]
         measured = [r for r in rhos if r is not None]
         per_attacker[name] = {
             "spearman": {
                 "mean": float(np.mean(measured)) if measured else None,
                 "chunks": len(measured),
                 "per_chunk": [None if r is None else round(r, 4) for r in rhos],
+                # diagnosis: the family of the same name alone (what the mixed score loses)
+                "own_family_mean": float(np.mean(own)) if own else None,
             },
             "original": accuracy(original),
             "removed": {
@@ -296,6 +310,15 @@ def format_lines(report: dict) -> list[str]:
                 )
     means = ", ".join(f"{n} {'n/a' if v is None else f'{v:.2f}'}" for n, v in guide["spearman"].items())
     lines.append(f"guide: mean Spearman rho per attacker over all chunks: {means}")
+    own = []
+    for corpus in report["corpora"]:
+        for name, a in (corpus.get("guide") or {}).get("attackers", {}).items():
+            if a["spearman"].get("own_family_mean") is not None:
+                own.append(f"{corpus['corpus']} {name} {a['spearman']['own_family_mean']:.2f}")
+    if own:
+        lines.append(
+            "guide: rho of the same-named family's contribution alone (diagnosis): " + ", ".join(own)
+        )
     lines.append(f"guide: top k removed vs k random ({RANDOM_DRAWS} draws, mean±std)")
     if replays:
         strength = report.get("options", {}).get("strength", "")

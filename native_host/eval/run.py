@@ -430,16 +430,17 @@ def _guide_alternative(
 
 def _guide_chunk(chunk: Any, ident: Any, alternative: guide.Alternative | None, log) -> guide.GuideChunk:
     """A test chunk with the guide's ranking of its sentences and the diligent writer's replay."""
+    ranked, families = guide.guide_scores(ident, chunk.text)
     if alternative is None:
-        return guide.GuideChunk(chunk.author, chunk.text, guide.guide_ranking(ident, chunk.text))
+        return guide.GuideChunk(chunk.author, chunk.text, ranked, families=families)
     t = time.perf_counter()
-    diligent, ranked = guide.diligent_writer(chunk.text, ident, alternative)
+    diligent, _ = guide.diligent_writer(chunk.text, ident, alternative)
     log(
         f"  guide: {len(ranked)} sentences; the diligent writer's top {guide.TOP_SENTENCES} rewritten in "
         f"{time.perf_counter() - t:.1f} s, identifiability {ident.score(chunk.text, False).score:.2f} → "
         f"{ident.score(diligent, False).score:.2f}"
     )
-    return guide.GuideChunk(chunk.author, chunk.text, ranked, diligent)
+    return guide.GuideChunk(chunk.author, chunk.text, ranked, diligent, families)
 
 
 def _mean(values: list[float | None]) -> float | None:
