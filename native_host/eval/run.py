@@ -619,7 +619,7 @@ def _plot_guide(axes: Any, corpora: list[dict], names: list[str]) -> None:
         ]
         if all(figures[n].get("diligent") for n in names):  # on the chunks the writer replayed
             replay = [figures[n]["diligent"] for n in names]
-            label = f"diligent writer (top {guide.TOP_SENTENCES} rewritten; {replay[0]['chunks']} chunks)"
+            label = f"diligent writer (top {guide.TOP_SENTENCES} rewritten; the chunks it replayed)"
             bars.append((label, "C2", [d["diligent"] for d in replay], None))
             if all(d["rewritten"] is not None for d in replay):
                 bars.append(("rewritten (same chunks)", "C1", [d["rewritten"] for d in replay], None))
@@ -640,7 +640,11 @@ def _plot_guide(axes: Any, corpora: list[dict], names: list[str]) -> None:
             f"{n} {'n/a' if figures[n]['spearman']['mean'] is None else format(figures[n]['spearman']['mean'], '.2f')}"
             for n in names
         )
-        ax.set_title(f"guide, rho: {rhos}", fontsize=8)
+        replayed = (figures[names[0]].get("diligent") or {}).get("chunks")
+        ax.set_title(
+            f"guide, rho: {rhos}" + (f"\nthe diligent writer replayed {replayed} chunks" if replayed else ""),
+            fontsize=8,
+        )
         ax.set_xticks(x, names)
         ax.set_ylim(0, 105)
     axes[0].set_ylabel("accuracy (%); removal stands in\nfor rewriting a sentence")
