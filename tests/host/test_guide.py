@@ -58,21 +58,23 @@ def check_guide(reply: dict, text: str) -> None:
         "top",
     }
     assert [(s["start"], s["end"]) for s in reply["sentences"]] == sentence_spans(text)
-    positive = [s["contribution"] for s in reply["sentences"] if s["contribution"] > 0]
+    positive = [s["weight"] for s in reply["sentences"] if s["weight"] > 0]
     shares = [s["share"] for s in reply["sentences"]]
     if positive:
         assert sum(shares) == pytest.approx(1.0, abs=2e-3)
     for s in reply["sentences"]:
-        expected = max(0.0, s["contribution"]) / sum(positive) if positive else 0.0
+        # the share of the give-away: of the sentences that feed the attackers, by weight
+        expected = max(0.0, s["weight"]) / sum(positive) if positive else 0.0
         assert s["share"] == pytest.approx(expected, abs=1e-3)
         # the sentence's contribution is the mean of its families' (as the score is the families' mean)
         assert s["contribution"] == pytest.approx(sum(s["families"].values()) / 3, abs=1e-4)
         for words in s["feeds"] + s["reasons"]:
             assert not any(code in words for code in CODES), words
-        assert (s["reasons"] != []) == (s["contribution"] > 0) or not s["feeds"]
+        if not s["weight"] > 0:
+            assert s["reasons"] == []
     ranked = sorted(
-        (i for i, s in enumerate(reply["sentences"]) if s["contribution"] > 0),
-        key=lambda i: -reply["sentences"][i]["contribution"],
+        (i for i, s in enumerate(reply["sentences"]) if s["weight"] > 0),
+        key=lambda i: -reply["sentences"][i]["weight"],
     )
     assert reply["top"] == ranked[:3]
 
@@ -133,3 +135,59 @@ def test_bad_spans_and_params_get_a_clear_error(host):
     for params in ({"text": 3}, {"text": ""}, {"text": "x", "use_profile": "yes"}):
         reply = host.request("guide", params)
         assert reply["type"] == "error" and reply["error"]["code"] == ErrorCode.invalid_params, reply
+
+
+# Hamilton's habits again, around spans a rewrite must keep byte for byte: a URL, a number, a name the
+# user protects (settings `protected_terms`).
+GUARDED = (
+    "Upon the whole, as https://example.org/plan shows, Publius held that the 13 States ought to be "
+    "considered upon principles of the utmost importance, and upon this ground the government must be "
+    "vested with energy."
+)
+KEPT = ("https://example.org/plan", "Publius", "13")
+
+
+def test_alternatives_change_only_that_sentence_keep_protected_spans_and_lower_the_score(
+    models_installed, hamilton
+):
+    from tests.host.hostproc import HostProcess
+
+    text = " ".join([*PLAIN[:2], GUARDED, *PLAIN[2:]])
+    with HostProcess() as host:
+        host.result("settings.set", {"settings": {"protected_terms": ["Publius"]}})
+        add_samples(host, hamilton)
+        start, end = next((s, e) for s, e in sentence_spans(text) if text[s:e] == GUARDED)
+
+        # A cancel while the models load: the job stops with `cancelled`, nothing else is sent.
+        rid = host.send("guide.alternatives", {"text": text, "start": start, "end": end})
+        host.send("cancel", {"target": rid})
+        reply, _ = host.final(rid, timeout=120)
+        assert reply["type"] == "error" and reply["error"]["code"] == ErrorCode.cancelled, reply
+
+        guided = host.result("guide", {"text": text})
+        rid = host.send("guide.alternatives", {"text": text, "start": start, "end": end})
+        reply, progress = host.final(rid, timeout=300)
+        assert reply["type"] == "result", reply
+        found = reply["result"]
+        assert (found["start"], found["end"]) == (start, end)
+        assert found["score"] == pytest.approx(guided["score"], abs=1e-4)
+        assert {p["stage"] for p in progress} >= {"alternatives"}
+        assert 1 <= len(found["alternatives"]) <= 3, found
+        for alt in found["alternatives"]:
+            new = alt["text"]
+            assert new[:start] == text[:start] and new[alt["end"] :] == text[end:], alt
+            assert new[alt["start"] : alt["end"]] == alt["sentence"] != GUARDED
+            assert all(kept in alt["sentence"] for kept in KEPT), alt["sentence"]
+            assert alt["changes"] and alt["source"] in ("rules", "model")
+            assert alt["score"] < found["score"]
+            # the figure is the whole text's, as `guide` scores the text with the alternative in it
+            assert host.result("guide", {"text": new})["score"] == pytest.approx(alt["score"], abs=1e-4)
+        scores = [alt["score"] for alt in found["alternatives"]]
+        assert scores == sorted(scores)
+        assert (
+            host.result("guide.alternatives", {"text": text, "start": start, "end": end, "max": 1})[
+                "alternatives"
+            ]
+            == found["alternatives"][:1]
+        )
+        assert host.close() == 0 and host.violations == []
