@@ -207,15 +207,16 @@ def _draw(rng: np.random.Generator, n: int, k: int) -> list[int]:
 
 
 def summarize(corpora: Sequence[dict], top_source: str) -> dict:
-    """The guide's figures over all corpora (`corpora`: each corpus report's "guide" with its name),
-    and whether the issue's goals are met: a mean rho of at least GOAL_SPEARMAN per attacker (over
-    every measured chunk), and guided removal of the most sentences lowering every attacker's
-    accuracy more than random removal, in every corpus."""
+    """The guide's figures over all corpora (`corpora`: each corpus report's "guide"), and whether the
+    issue's goals are met: a mean rho of at least GOAL_SPEARMAN per attacker (the mean of the corpora's
+    means, each corpus weighing the same, as the attacker table's mean row), and guided removal of
+    the most sentences lowering every attacker's accuracy more than random removal, in every corpus."""
     names = list(corpora[0]["attackers"]) if corpora else []
     spearman_mean: dict[str, float | None] = {}
     for name in names:
-        rhos = [r for c in corpora for r in c["attackers"][name]["spearman"]["per_chunk"] if r is not None]
-        spearman_mean[name] = float(np.mean(rhos)) if rhos else None
+        means = [c["attackers"][name]["spearman"]["mean"] for c in corpora]
+        present = [m for m in means if m is not None]
+        spearman_mean[name] = float(np.mean(present)) if present else None
     k = str(max(REMOVED))
     beats_random = all(
         c["attackers"][n]["removed"][k]["guided"] < c["attackers"][n]["removed"][k]["random"]["mean"]
@@ -310,7 +311,7 @@ def format_lines(report: dict) -> list[str]:
                     f"{d['diligent'] * 100:8.1f}% {after:>10}"
                 )
     means = ", ".join(f"{n} {'n/a' if v is None else f'{v:.2f}'}" for n, v in guide["spearman"].items())
-    lines.append(f"guide: mean Spearman rho per attacker over all chunks: {means}")
+    lines.append(f"guide: mean Spearman rho per attacker (mean of the corpora's): {means}")
     own = []
     for corpus in report["corpora"]:
         for name, a in (corpus.get("guide") or {}).get("attackers", {}).items():
