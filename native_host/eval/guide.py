@@ -100,6 +100,8 @@ class GuideChunk:
     sentences: list[Sentence]
     diligent: str | None = None  # the text after the diligent writer's replay
     families: list[dict[str, float]] | None = None  # per sentence: its contribution per family
+    # the surrogate's score of the text before and after the diligent writer's replay
+    scores: tuple[float, float] | None = None
 
 
 @dataclass
@@ -191,9 +193,17 @@ def evaluate_corpus(
                 if rewritten is None
                 else attacker.accuracy([rewritten[i] for i in replayed], of),
             }
+    scored = [c.scores for c in chunks if c.scores is not None]
     return {
         "chunks": len(chunks),
         "sentences_per_chunk": float(np.mean([len(c.sentences) for c in chunks])) if chunks else 0.0,
+        # the surrogate's mean score before and after the diligent writer, on the chunks it replayed
+        "diligent_score": {
+            "before": float(np.mean([b for b, _ in scored])),
+            "after": float(np.mean([a for _, a in scored])),
+        }
+        if scored
+        else None,
         "attackers": per_attacker,
     }
 
@@ -332,6 +342,13 @@ def format_lines(report: dict) -> list[str]:
             f"{'corpus':<22} {'attacker':<15} {'chunks':>6} {'original':>9} {'diligent':>9} {strength:>10}"
         )
         lines.extend(replays)
+        moved = [
+            f"{c['corpus']} {c['guide']['diligent_score']['before']:.2f} → {c['guide']['diligent_score']['after']:.2f}"
+            for c in report["corpora"]
+            if (c.get("guide") or {}).get("diligent_score")
+        ]
+        if moved:
+            lines.append("diligent writer: the surrogate's mean score before → after: " + ", ".join(moved))
     lines.append(
         "guide goals: " + ", ".join(f"{g}={'yes' if v else 'no'}" for g, v in guide["goals"].items())
     )

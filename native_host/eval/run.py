@@ -435,12 +435,12 @@ def _guide_chunk(chunk: Any, ident: Any, alternative: guide.Alternative | None, 
         return guide.GuideChunk(chunk.author, chunk.text, ranked, families=families)
     t = time.perf_counter()
     diligent, _ = guide.diligent_writer(chunk.text, ident, alternative)
+    scores = (ident.score(chunk.text, False).score, ident.score(diligent, False).score)
     log(
         f"  guide: {len(ranked)} sentences; the diligent writer's top {guide.TOP_SENTENCES} rewritten in "
-        f"{time.perf_counter() - t:.1f} s, identifiability {ident.score(chunk.text, False).score:.2f} → "
-        f"{ident.score(diligent, False).score:.2f}"
+        f"{time.perf_counter() - t:.1f} s, identifiability {scores[0]:.2f} → {scores[1]:.2f}"
     )
-    return guide.GuideChunk(chunk.author, chunk.text, ranked, diligent, families)
+    return guide.GuideChunk(chunk.author, chunk.text, ranked, diligent, families, scores)
 
 
 def _mean(values: list[float | None]) -> float | None:

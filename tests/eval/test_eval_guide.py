@@ -121,3 +121,22 @@ def test_eval_guide_on_a_small_slice_writes_the_table_report_and_plot(tmp_path, 
     assert report["guide"]["method"]["note"] == "removing a sentence stands in for the writer rewriting it"
     assert set(report["guide"]["spearman"]) == set(ATTACKERS)
     assert (out / "eval_report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.slow
+def test_the_diligent_writer_replays_the_top_sentences_with_the_offered_alternatives(
+    tmp_path, capsys, models_in_home, host_llm_dir
+):
+    """--guide-replay 1 with the real models: the first test chunk of each author is replayed (the best
+    offered alternative in each of its top 3 sentences); each accepted alternative lowered the score,
+    so the replayed text scores no higher, and the figures sit beside the rewrite's."""
+    out = tmp_path / "report"
+    args = ["eval", "--corpora", "federalist", "--chunks-per-author", "2", "--train-chunks", "6"]
+    assert main([*args, "--profile", "--guide", "--guide-replay", "1", "--out", str(out), "--quiet"]) == 0
+    assert "diligent writer: the best alternative" in capsys.readouterr().out
+    figures = json.loads((out / "eval_report.json").read_text())["corpora"][0]["guide"]
+    assert figures["diligent_score"]["after"] <= figures["diligent_score"]["before"]
+    for a in figures["attackers"].values():
+        d = a["diligent"]
+        assert d["chunks"] == 3 and all(0.0 <= d[k] <= 1.0 for k in ("original", "diligent", "rewritten"))
+    assert main([*args, "--guide-replay", "1"]) == 2  # --guide-replay needs --guide
