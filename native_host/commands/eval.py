@@ -76,6 +76,14 @@ def register(subparsers) -> None:
         "top 1-3 sentences vs random ones, and a diligent writer who rewrites the top 3 (eval/guide.py)",
     )
     parser.add_argument(
+        "--guide-replay",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --guide: the diligent writer replays only the first N test chunks per author "
+        "(default: all; each costs about three rewrites of the chunk)",
+    )
+    parser.add_argument(
         "--seed",
         type=int,
         default=0,
@@ -107,6 +115,9 @@ def run(args: argparse.Namespace) -> int:
     if args.judge is not None and not args.stealth:
         print("fantasma eval: --judge needs --stealth (it is the detector's model)", file=sys.stderr)
         return 2
+    if args.guide_replay is not None and (not args.guide or args.guide_replay < 0):
+        print("fantasma eval: --guide-replay needs --guide and a count of 0 or more", file=sys.stderr)
+        return 2
     if args.rivals and not args.profile:
         print("fantasma eval: --rivals needs --profile (rivals sharpen a profile)", file=sys.stderr)
         return 2
@@ -131,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
         stealth=args.stealth,
         judge_dir=args.judge,
         guide=args.guide,
+        guide_replay=args.guide_replay,
     )
     log = (lambda _: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     try:

@@ -39,9 +39,16 @@ def guide_ranking(ident: Any, text: str) -> list[Sentence]:
     """The guide's sentences of `text` in reading order, each with its score: its `weight`, what the
     guide ranks and shades by (style/guide.py: each attacker family's change when the sentence is left
     out, over its spread across the text's sentences, summed)."""
+    return guide_scores(ident, text)[0]
+
+
+def guide_scores(ident: Any, text: str) -> tuple[list[Sentence], list[dict[str, float]]]:
+    """`guide_ranking`, and each sentence's contribution per surrogate family (the family codes are
+    the attackers' names: each family imitates the attacker of its name)."""
     from native_host.style.guide import guide
 
-    return [(s.start, s.end, s.weight) for s in guide(ident, text).sentences]
+    scored = guide(ident, text).sentences
+    return [(s.start, s.end, s.weight) for s in scored], [dict(s.families) for s in scored]
 
 
 def ranks(values: Sequence[float]) -> np.ndarray:
@@ -92,6 +99,9 @@ class GuideChunk:
     text: str
     sentences: list[Sentence]
     diligent: str | None = None  # the text after the diligent writer's replay
+    families: list[dict[str, float]] | None = None  # per sentence: its contribution per family
+    # the surrogate's score of the text before and after the diligent writer's replay
+    scores: tuple[float, float] | None = None
 
 
 @dataclass
@@ -118,8 +128,8 @@ def evaluate_corpus(
     rewritten: Sequence[str] | None = None,
 ) -> dict:
     """The guide's figures on one corpus's test chunks (see the module docstring). `rewritten`: the
-    eval's rewrites of the same chunks (at its --strength, `strong` in docs/results.md), in order,
-    beside the diligent writer's."""
+    eval's rewrites of the same chunks (at its --strength), in order, set beside the diligent
+    writer's on the chunks it replayed (those with `diligent`)."""
     rng = np.random.default_rng(seed)
     batch = _Batch()
     original = [batch.add(c.text) for c in chunks]
@@ -132,7 +142,8 @@ def evaluate_corpus(
         ]
         for k in REMOVED
     }
-    diligent = [batch.add(c.diligent) for c in chunks if c.diligent is not None]
+    replayed = [i for i, c in enumerate(chunks) if c.diligent is not None]
+    diligent = [batch.add(chunks[i].diligent or "") for i in replayed]
     authors = [c.author for c in chunks]
 
     per_attacker: dict[str, dict] = {}
@@ -141,21 +152,27 @@ def evaluate_corpus(
         probabilities = attacker.probabilities(batch.texts)
         named = [classes[i] for i in np.argmax(probabilities, axis=1)]
 
-        def accuracy(rows: Sequence[int], predicted: list[str] = named) -> float:
-            return float(np.mean([predicted[r] == a for r, a in zip(rows, authors, strict=True)]))
+        def accuracy(rows: Sequence[int], of: Sequence[str] = authors, predicted: list[str] = named) -> float:
+            return float(np.mean([predicted[r] == a for r, a in zip(rows, of, strict=True)]))
 
         rhos: list[float | None] = []
+        own: list[float] = []  # the same with the contribution of the family that imitates this attacker
         for c, row, rows in zip(chunks, original, left_out, strict=True):
             truth = classes.index(c.author)
             drops = probabilities[row, truth] - probabilities[rows, truth]
             enough = len(c.sentences) >= MIN_SENTENCES
             rhos.append(spearman([s[2] for s in c.sentences], drops) if enough else None)
+            if enough and c.families and all(name in f for f in c.families):
+                rho = spearman([f[name] for f in c.families], drops)
+                own += [] if rho is None else [rho]
         measured = [r for r in rhos if r is not None]
         per_attacker[name] = {
             "spearman": {
                 "mean": float(np.mean(measured)) if measured else None,
                 "chunks": len(measured),
                 "per_chunk": [None if r is None else round(r, 4) for r in rhos],
+                # diagnosis: the family of the same name alone (what the mixed score loses)
+                "own_family_mean": float(np.mean(own)) if own else None,
             },
             "original": accuracy(original),
             "removed": {
@@ -166,13 +183,27 @@ def evaluate_corpus(
                 for k in REMOVED
             },
         }
-        if diligent and len(diligent) == len(chunks):
-            per_attacker[name]["diligent"] = accuracy(diligent)
-            if rewritten is not None:
-                per_attacker[name]["rewritten"] = attacker.accuracy(list(rewritten), authors)
+        if replayed:
+            of = [authors[i] for i in replayed]
+            per_attacker[name]["diligent"] = {
+                "chunks": len(replayed),
+                "original": accuracy([original[i] for i in replayed], of),
+                "diligent": accuracy(diligent, of),
+                "rewritten": None
+                if rewritten is None
+                else attacker.accuracy([rewritten[i] for i in replayed], of),
+            }
+    scored = [c.scores for c in chunks if c.scores is not None]
     return {
         "chunks": len(chunks),
         "sentences_per_chunk": float(np.mean([len(c.sentences) for c in chunks])) if chunks else 0.0,
+        # the surrogate's mean score before and after the diligent writer, on the chunks it replayed
+        "diligent_score": {
+            "before": float(np.mean([b for b, _ in scored])),
+            "after": float(np.mean([a for _, a in scored])),
+        }
+        if scored
+        else None,
         "attackers": per_attacker,
     }
 
@@ -186,15 +217,16 @@ def _draw(rng: np.random.Generator, n: int, k: int) -> list[int]:
 
 
 def summarize(corpora: Sequence[dict], top_source: str) -> dict:
-    """The guide's figures over all corpora (`corpora`: each corpus report's "guide" with its name),
-    and whether the issue's goals are met: a mean rho of at least GOAL_SPEARMAN per attacker (over
-    every measured chunk), and guided removal of the most sentences lowering every attacker's
-    accuracy more than random removal, in every corpus."""
+    """The guide's figures over all corpora (`corpora`: each corpus report's "guide"), and whether the
+    issue's goals are met: a mean rho of at least GOAL_SPEARMAN per attacker (the mean of the corpora's
+    means, each corpus weighing the same, as the attacker table's mean row), and guided removal of
+    the most sentences lowering every attacker's accuracy more than random removal, in every corpus."""
     names = list(corpora[0]["attackers"]) if corpora else []
     spearman_mean: dict[str, float | None] = {}
     for name in names:
-        rhos = [r for c in corpora for r in c["attackers"][name]["spearman"]["per_chunk"] if r is not None]
-        spearman_mean[name] = float(np.mean(rhos)) if rhos else None
+        means = [c["attackers"][name]["spearman"]["mean"] for c in corpora]
+        present = [m for m in means if m is not None]
+        spearman_mean[name] = float(np.mean(present)) if present else None
     k = str(max(REMOVED))
     beats_random = all(
         c["attackers"][n]["removed"][k]["guided"] < c["attackers"][n]["removed"][k]["random"]["mean"]
@@ -254,18 +286,17 @@ def offered_alternative(embedder: Any, engine: Any = None) -> Alternative:
 
 
 def format_lines(report: dict) -> list[str]:
-    """The guide's table, printed under the attacker table."""
+    """The guide's tables, printed under the attacker table."""
     guide = report.get("guide")
     if not guide:
         return []
-    k = str(max(REMOVED))
     lines = [
         "guide: does it point at the sentences the attackers use? (held-out chunks; removing a sentence "
         "stands in for rewriting it)",
         f"{'corpus':<22} {'attacker':<15} {'rho':>6} {'original':>9} "
-        + " ".join(f"{'top ' + str(n):>7} {'random ' + str(n):>13}" for n in REMOVED)
-        + f" {'diligent':>9} {'rewritten':>10}",
+        + " ".join(f"{'top ' + str(n):>7} {'random ' + str(n):>13}" for n in REMOVED),
     ]
+    replays = []
     for corpus in report["corpora"]:
         figures = corpus.get("guide")
         if not figures:
@@ -274,21 +305,50 @@ def format_lines(report: dict) -> list[str]:
             rho = a["spearman"]["mean"]
             removed = " ".join(
                 f"{a['removed'][str(n)]['guided'] * 100:6.1f}% "
-                f"{a['removed'][str(n)]['random']['mean'] * 100:6.1f}±{a['removed'][str(n)]['random']['std'] * 100:4.1f}%"
+                f"{a['removed'][str(n)]['random']['mean'] * 100:6.1f}±"
+                f"{a['removed'][str(n)]['random']['std'] * 100:4.1f}%"
                 for n in REMOVED
             )
-            diligent = f"{a['diligent'] * 100:8.1f}%" if "diligent" in a else f"{'n/a':>9}"
-            rewrite = f"{a['rewritten'] * 100:9.1f}%" if "rewritten" in a else f"{'n/a':>10}"
             lines.append(
                 f"{corpus['corpus']:<22} {name:<15} {'n/a' if rho is None else f'{rho:.2f}':>6} "
-                f"{a['original'] * 100:8.1f}% {removed} {diligent} {rewrite}"
+                f"{a['original'] * 100:8.1f}% {removed}"
             )
+            if a.get("diligent"):
+                d = a["diligent"]
+                after = "n/a" if d["rewritten"] is None else f"{d['rewritten'] * 100:.1f}%"
+                replays.append(
+                    f"{corpus['corpus']:<22} {name:<15} {d['chunks']:>6} {d['original'] * 100:8.1f}% "
+                    f"{d['diligent'] * 100:8.1f}% {after:>10}"
+                )
     means = ", ".join(f"{n} {'n/a' if v is None else f'{v:.2f}'}" for n, v in guide["spearman"].items())
-    lines.append(f"guide: mean Spearman rho per attacker over all chunks: {means}")
-    lines.append(
-        f"guide: top {k} removed vs {k} random ({RANDOM_DRAWS} draws, mean±std); diligent writer: the best "
-        f"alternative ({guide['method']['diligent_alternatives']}) accepted in each of the top {TOP_SENTENCES}"
-    )
+    lines.append(f"guide: mean Spearman rho per attacker (mean of the corpora's): {means}")
+    own = []
+    for corpus in report["corpora"]:
+        for name, a in (corpus.get("guide") or {}).get("attackers", {}).items():
+            if a["spearman"].get("own_family_mean") is not None:
+                own.append(f"{corpus['corpus']} {name} {a['spearman']['own_family_mean']:.2f}")
+    if own:
+        lines.append(
+            "guide: rho of the same-named family's contribution alone (diagnosis): " + ", ".join(own)
+        )
+    lines.append(f"guide: top k removed vs k random ({RANDOM_DRAWS} draws, mean±std)")
+    if replays:
+        strength = report.get("options", {}).get("strength", "")
+        lines.append(
+            f"diligent writer: the best alternative ({guide['method']['diligent_alternatives']}) accepted in "
+            f"each of the guide's top {TOP_SENTENCES} sentences"
+        )
+        lines.append(
+            f"{'corpus':<22} {'attacker':<15} {'chunks':>6} {'original':>9} {'diligent':>9} {strength:>10}"
+        )
+        lines.extend(replays)
+        moved = [
+            f"{c['corpus']} {c['guide']['diligent_score']['before']:.2f} → {c['guide']['diligent_score']['after']:.2f}"
+            for c in report["corpora"]
+            if (c.get("guide") or {}).get("diligent_score")
+        ]
+        if moved:
+            lines.append("diligent writer: the surrogate's mean score before → after: " + ", ".join(moved))
     lines.append(
         "guide goals: " + ", ".join(f"{g}={'yes' if v else 'no'}" for g, v in guide["goals"].items())
     )
