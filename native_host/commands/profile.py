@@ -66,12 +66,12 @@ def run(args: argparse.Namespace) -> int:
             return 2
         for _, text in texts:
             profile.learn(text)
-        from native_host.style.samples import add_samples
+        from native_host.style.samples import add_samples, samples_restored_on_failure
 
-        try:  # each file is replaced whole, or left as it was
-            with storage(f"save the profile in {paths.data_dir()}"):
-                path = profile.save()
+        try:  # both files replaced whole, or both left as they were
+            with storage(f"save the profile in {paths.data_dir()}"), samples_restored_on_failure():
                 add_samples(text for _, text in texts)  # counts for the identifiability model, not the texts
+                path = profile.save()
         except InputError as exc:
             print(f"fantasma profile add: {exc}", file=sys.stderr)
             return 2

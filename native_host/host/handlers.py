@@ -375,7 +375,7 @@ def profile_show(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     from native_host.style.profile import Profile
-    from native_host.style.samples import add_samples
+    from native_host.style.samples import add_samples, samples_restored_on_failure
 
     text = schema.text(params)
     rival = schema.rival(params)
@@ -386,9 +386,10 @@ def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     ctx.progress("profile", None, "learning the sample")
     profile.learn(text)
     ctx.check_cancelled()
-    try:
-        profile.save()
-        add_samples([text])  # per-chunk counts the identifiability model trains on, never the text
+    try:  # both files replaced whole, or both left as they were
+        with samples_restored_on_failure():
+            add_samples([text])  # per-chunk counts the identifiability model trains on, never the text
+            profile.save()
     except OSError as exc:
         raise ProtocolError(
             ErrorCode.storage_error, f"cannot save the profile: {paths.storage_reason(exc)}"

@@ -10,9 +10,13 @@ on them.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import shutil
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import msgpack
@@ -93,6 +97,37 @@ def add_samples(texts: Iterable[str], path: Path | None = None) -> int:
     docs.extend(samples_from_texts(texts))
     save_samples(docs, path)
     return len(docs)
+
+
+@contextmanager
+def samples_restored_on_failure(path: Path | None = None) -> Iterator[None]:
+    """The samples file as it was when the block fails: `profile add` saves the samples and then the
+    profile, and a disk with room for one of the two must not leave them out of step. The old file is kept
+    as a hard link, so putting it back is a rename and needs no free space."""
+    path = path or default_samples_path()
+    backup = path.with_name(path.name + ".before")
+    had = path.exists()
+    inode = path.stat().st_ino if had else None  # a file replaced atomically is a new inode
+    if had:
+        backup.unlink(missing_ok=True)
+        try:
+            os.link(path, backup)
+        except OSError as exc:  # no hard links here (or none allowed): a copy, which may itself fail first
+            if exc.errno not in (errno.EXDEV, errno.ENOTSUP, errno.EPERM, errno.EMLINK):
+                raise
+            shutil.copy2(path, backup)
+    try:
+        yield
+    except BaseException:
+        if not had:
+            path.unlink(missing_ok=True)
+        elif path.stat().st_ino != inode:
+            os.replace(backup, path)
+        else:  # the samples were never replaced
+            backup.unlink(missing_ok=True)
+        raise
+    if had:
+        backup.unlink(missing_ok=True)
 
 
 def clear_samples(path: Path | None = None) -> bool:

@@ -210,3 +210,29 @@ def test_the_host_on_a_full_disk_answers_storage_error_and_keeps_serving(refusin
         assert host.close() == 0
         assert host.violations == []
     assert file_hashes(refusing.root) == before
+
+
+@pytest.mark.parametrize("refused", ["profile.msgpack", "identify_samples.msgpack"])
+def test_profile_add_saves_the_profile_and_the_samples_or_neither(populated, tmp_path_factory, refused):
+    """Room for one of the two files only (here: one made immutable, the other beside it writable):
+    `profile add`, from the CLI and over the host's pipes, saves both or neither (the samples are written
+    first and put back when the profile cannot be)."""
+    home, _ = populated
+    with tmpfs(tmp_path_factory.mktemp("tmpfs_pair"), "64m") as root:
+        shutil.copytree(home, root / "home")
+        profile = next((root / "home").rglob(refused))
+        assert profile.with_name("identify_samples.msgpack").exists()
+        subprocess.run(["chattr", "+i", str(profile)], check=True)
+        try:
+            before = file_hashes(root)
+            done = fantasma(root / "home", "profile", "add", str(SAMPLE))
+            assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+            assert file_hashes(root) == before  # the samples were written, then put back
+            with HostProcess(env=host_env(FANTASMA_HOME=str(root / "home"))) as host:
+                reply = host.request("profile.add", {"text": SAMPLE.read_text(encoding="utf-8")})
+                assert reply["type"] == "error" and reply["error"]["name"] == "storage_error", reply
+                assert host.close() == 0
+            after = file_hashes(root)  # the host starting may add its engine-checks cache; nothing else
+            assert {k: v for k, v in after.items() if not k.startswith("home/cache/")} == before
+        finally:
+            subprocess.run(["chattr", "-i", str(profile)], check=False)
