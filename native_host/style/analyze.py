@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from native_host.style import baseline
 from native_host.style.document import Document
 from native_host.style.families import FAMILIES, phrases
 from native_host.style.model import Finding, Observation, Report, Target
 
-if TYPE_CHECKING:
-    from native_host.style.profile import Profile
+
+class PersonalHabits(Protocol):
+    """What analyze reads from a profile (profile.Profile is one). A Protocol, not an import of
+    profile.py: profile.py builds on analyze, and the two would import each other."""
+
+    def habitual_phrases(self) -> frozenset[str]: ...
+
+    def distinctive_markers(self) -> frozenset[str]: ...
+
 
 _TOP_CONTRIBUTORS = 10
 _WEIGHT = 0.6  # how much one fully identifying marker alone moves the overall score
@@ -122,7 +129,7 @@ def score(obs: Observation, words: int) -> Finding:
     )
 
 
-def analyze(text: str, profile: Profile | None = None) -> Report:
+def analyze(text: str, profile: PersonalHabits | None = None) -> Report:
     doc = Document(text)
     habitual = profile.habitual_phrases() if profile else frozenset()
     personal = profile.distinctive_markers() if profile else frozenset()

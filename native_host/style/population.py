@@ -2,6 +2,7 @@
 
     pack_population(docs, authors, vocabularies, corpora) -> arrays    (scripts/build_population.py)
     Population.load(path) -> Population      dense counts; IdentifyError when missing or corrupt
+    cached_population(path, exclude)         loaded once per process (the default path when None)
     Population.without(corpora)              less the chunks of some corpora (the eval's corpus under test)
     titled_parts(text) -> [(author, part)]   a collection's parts under the author its own headings name
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -210,3 +212,18 @@ class Population:
 
 def default_population_path() -> Path:
     return Path(str(resources.files("native_host.style").joinpath("data", POPULATION_FILE)))
+
+
+_POPULATION_CACHE: dict[tuple[Path, tuple[str, ...]], Population] = {}
+_LOCK = threading.Lock()
+
+
+def cached_population(path: Path | None, exclude: tuple[str, ...] = ()) -> Population:
+    """The population at `path` (the shipped one when None) less the corpora `exclude`, loaded once."""
+    path = path or default_population_path()
+    with _LOCK:
+        if (path, ()) not in _POPULATION_CACHE:
+            _POPULATION_CACHE[(path, ())] = Population.load(path)
+        if (path, exclude) not in _POPULATION_CACHE:
+            _POPULATION_CACHE[(path, exclude)] = _POPULATION_CACHE[(path, ())].without(exclude)
+        return _POPULATION_CACHE[(path, exclude)]

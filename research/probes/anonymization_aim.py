@@ -58,7 +58,7 @@ from native_host.eval.corpora import (  # noqa: E402
 from native_host.eval.run import _surrogates, parse_corpus_spec, training_texts  # noqa: E402
 from native_host.rewrite.edits import propose  # noqa: E402
 from native_host.rewrite.search import BUDGETS, Budget, _changed_words  # noqa: E402
-from native_host.style import identify, population, protected_spans  # noqa: E402
+from native_host.style import counting, fitting, identify, population, protected_spans  # noqa: E402
 
 PAIRS = {"char3": "char3", "delta": "delta", "function_words": "function_words", "objective": "joint"}
 TOP = 10
@@ -226,7 +226,7 @@ def candidates_surrogates(split: Any, out_dir: Path) -> dict[str, identify.Ident
     out: dict[str, identify.Identifiability] = {}
     for author in split.authors:
         others = [c for c in split.train if c.author != author]
-        docs = [identify.DocCounts.from_text(c.text) for c in others]
+        docs = [counting.DocCounts.from_text(c.text) for c in others]
         df: Counter[str] = Counter()
         total: Counter[str] = Counter()
         for d in docs:
@@ -234,7 +234,7 @@ def candidates_surrogates(split: Any, out_dir: Path) -> dict[str, identify.Ident
             total.update(d.words)
         char_vocab = [g for g, n in df.most_common(12000) if n >= 2]
         word_vocab = [w for w, _ in total.most_common(3000)]
-        word_vocab += [w for w in identify.function_words() if w not in set(word_vocab)]
+        word_vocab += [w for w in counting.function_words() if w not in set(word_vocab)]
         arrays = population.pack_population(
             docs, [c.author for c in others], char_vocab, word_vocab, [[split.corpus]] * len(docs)
         )
@@ -540,11 +540,11 @@ def timing() -> list[str]:
     split = split_corpus(find_corpus("federalist", load_manifest()), 3, 10, 30)
     own = [c.text for c in split.train if c.author == split.authors[0]]
     t = time.perf_counter()
-    identify.Population.load(identify.default_population_path())
+    population.Population.load(population.default_population_path())
     load_s = time.perf_counter() - t
-    identify._POPULATION_CACHE.clear()
-    identify._MODEL_CACHE.clear()
-    identify._CHAR_SUMMARY.clear()
+    population._POPULATION_CACHE.clear()
+    fitting._MODEL_CACHE.clear()
+    fitting._CHAR_SUMMARY.clear()
     t = time.perf_counter()
     user = identify.Identifiability.from_texts(own)  # a user's profile: the whole population
     train_s = time.perf_counter() - t
@@ -564,7 +564,7 @@ def timing() -> list[str]:
         t = time.perf_counter()
         with_rivals.score(text)
         rival_runs.append(time.perf_counter() - t)
-    path = identify.default_population_path()
+    path = population.default_population_path()
     return [
         f"population file {path.stat().st_size / 1e6:.2f} MB, loaded in {load_s:.2f} s",
         f"profile on {len(own)} chunks (cold: population load included): {train_s:.2f} s; "
@@ -604,7 +604,7 @@ def main() -> int:
     parser.add_argument(
         "--settings",
         default="",
-        help="identify.ProfileSettings fields to try instead of the shipped ones, e.g. nearest=6,tau=0.5",
+        help="fitting.ProfileSettings fields to try instead of the shipped ones, e.g. nearest=6,tau=0.5",
     )
     parser.add_argument(
         "--guarded",
@@ -643,7 +643,7 @@ def main() -> int:
         for key in ("nearest", "nearest_with_rivals"):
             if key in fields:
                 fields[key] = int(fields[key])  # type: ignore[arg-type]
-        identify.PROFILE = replace(identify.PROFILE, **fields)  # type: ignore[arg-type]
+        fitting.PROFILE = replace(fitting.PROFILE, **fields)  # type: ignore[arg-type]
     if args.budget:
         share, per_100 = (float(v) for v in args.budget.split(","))
         BUDGETS[args.strength] = Budget(share, per_100)
@@ -652,7 +652,7 @@ def main() -> int:
     if args.linked_weight is not None:
         identify.LINKED_WEIGHT = args.linked_weight
     print(
-        f"surrogate settings: {identify.PROFILE}, objective floor {identify.Z_FLOOR}, "
+        f"surrogate settings: {fitting.PROFILE}, objective floor {identify.Z_FLOOR}, "
         f"linked weight {identify.LINKED_WEIGHT}"
         + (f", rivals: the other candidates' training chunks ({args.rivals_as})" if args.rivals else "")
     )

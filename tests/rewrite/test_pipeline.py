@@ -334,10 +334,10 @@ def test_strong_search_reports_identifiability_and_passes_the_guards(rewrite_mod
 def test_strong_without_a_population_says_why_and_still_rewrites(
     monkeypatch, tmp_path, rewrite_model_dir, embedder_model_dir
 ):
-    from native_host.style import identify
+    from native_host.style import population
 
-    monkeypatch.setattr(identify, "default_population_path", lambda: tmp_path / "missing.npz")
-    identify._POPULATION_CACHE.clear()
+    monkeypatch.setattr(population, "default_population_path", lambda: tmp_path / "missing.npz")
+    population._POPULATION_CACHE.clear()
     result = rewrite(INPUTS[3], _options(rewrite_model_dir, embedder_model_dir))
     assert "identifiability unavailable" in result.reason and "population file missing" in result.reason
     assert result.search is None and result.identifiability_after is None

@@ -98,7 +98,7 @@ def test_medium_windows_a_restructuring_model_only_on_the_sentences_that_matter_
 
 def test_a_sentence_too_short_for_a_window_does_not_take_a_windows_place():
     from native_host.rewrite.llm_windows import select_pieces
-    from native_host.style.identify import sentence_spans
+    from native_host.style.sentences import sentence_spans
 
     text = "Thanks all. " + MEDIUM_TEXT
     pieces = split_pieces(text)

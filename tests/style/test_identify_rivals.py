@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
-from native_host.style import identify
+from native_host.style import fitting, identify
 from native_host.style.identify import Identifiability
+from native_host.style.population import cached_population
 from native_host.style.samples import (
     IdentifyError,
     add_rival_samples,
@@ -78,18 +79,18 @@ def test_samples_in_memory_never_read_the_stored_rivals():
 
 
 def test_cache_key_depends_on_the_rivals():
-    pop = identify._population(None)
+    pop = cached_population(None)
     samples = samples_from_texts(texts("Hamilton")[:4])
     jay = samples_from_texts(texts("Jay")[:3])
     madison = samples_from_texts(texts("Madison")[:3])
-    none = identify.profile_cache_key(pop, samples)
-    assert identify.profile_cache_key(pop, samples, {}) == none
-    with_jay = identify.profile_cache_key(pop, samples, {"Jay": jay})
+    none = fitting.profile_cache_key(pop, samples)
+    assert fitting.profile_cache_key(pop, samples, {}) == none
+    with_jay = fitting.profile_cache_key(pop, samples, {"Jay": jay})
     assert with_jay != none
-    assert identify.profile_cache_key(pop, samples, {"Jay": madison}) != with_jay  # same name, other counts
-    assert identify.profile_cache_key(pop, samples, {"Someone": jay}) != with_jay  # same counts, other name
-    assert identify.profile_cache_key(pop, samples, {"Jay": jay, "Madison": madison}) == (
-        identify.profile_cache_key(pop, samples, {"Madison": madison, "Jay": jay})
+    assert fitting.profile_cache_key(pop, samples, {"Jay": madison}) != with_jay  # same name, other counts
+    assert fitting.profile_cache_key(pop, samples, {"Someone": jay}) != with_jay  # same counts, other name
+    assert fitting.profile_cache_key(pop, samples, {"Jay": jay, "Madison": madison}) == (
+        fitting.profile_cache_key(pop, samples, {"Madison": madison, "Jay": jay})
     )
     a = Identifiability.from_texts(texts("Hamilton")[:4])
     b = Identifiability.from_texts(texts("Hamilton")[:4], rival_texts={"Jay": texts("Jay")[:3]})
