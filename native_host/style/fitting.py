@@ -235,6 +235,16 @@ def _own_rows(samples: Sequence[DocCounts], rivals: Rivals) -> tuple[list[DocCou
     return docs, np.asarray(labels, dtype=object), [RIVAL_PREFIX + n for n in rivals]
 
 
+def _labels_and_authors(
+    n_user: int, own_authors: np.ndarray, pop_authors: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of yours, your rivals' (`_own_rows`) then the population's: whether it is yours, and
+    its author label."""
+    n_others = len(own_authors) - n_user + len(pop_authors)
+    labels = np.concatenate([np.ones(n_user, dtype=bool), np.zeros(n_others, dtype=bool)])
+    return labels, np.concatenate([own_authors, pop_authors.astype(object)])
+
+
 def _profile_char3(
     pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings, rivals: Rivals
 ) -> Char3Model:
@@ -269,8 +279,7 @@ def _profile_char3(
         [pop.char_counts[pop_rows], np.zeros((len(pop_rows), len(extra)), dtype=np.float32)]
     )
     counts = np.vstack([own_counts, pop_counts])
-    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(len(own) - n_u + len(pop_rows), dtype=bool)])
-    authors = np.concatenate([own_authors, pop.authors[pop_rows].astype(object)])
+    labels, authors = _labels_and_authors(n_u, own_authors, pop.authors[pop_rows])
     idf = _idf((counts > 0).sum(axis=0), len(counts))
     x = _tfidf_rows(counts, idf).astype(np.float32)
     gram = (x @ x.T).astype(np.float64)  # one Gram matrix serves every contrast and every CV fold
@@ -364,7 +373,7 @@ def _population_char_summary(pop: Population) -> dict[str, Any]:
 def _profile_delta(
     pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings, rivals: Rivals
 ) -> DeltaModel:
-    n_u, n_p = len(samples), len(pop.authors)
+    n_u = len(samples)
     own, own_authors, rival_keys = _own_rows(samples, rivals)
     n_o = len(own)
     total: Counter[str] = Counter()
@@ -375,8 +384,7 @@ def _profile_delta(
     user_words = own_words[:n_u]
     n_words = np.concatenate([[d.n_words for d in own], pop.n_words])
     freqs = np.vstack([own_words, pop.word_column(mfw)]) / np.maximum(1, n_words)[:, None]
-    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(n_o - n_u + n_p, dtype=bool)])
-    all_authors = np.concatenate([own_authors, pop.authors.astype(object)])
+    labels, all_authors = _labels_and_authors(n_u, own_authors, pop.authors)
     mean, std = _weighted_mean_std(freqs, _balanced(labels))
     z = (freqs - mean) / std
     k_near = settings.nearest_for(bool(rival_keys))
@@ -432,17 +440,16 @@ def _profile_delta(
 def _profile_function_words(
     pop: Population, samples: Sequence[DocCounts], settings: ProfileSettings, rivals: Rivals
 ) -> FunctionWordModel:
-    n_u, n_p = len(samples), len(pop.authors)
+    n_u = len(samples)
     own, own_authors, rival_keys = _own_rows(samples, rivals)
     n_o = len(own)
-    labels = np.concatenate([np.ones(n_u, dtype=bool), np.zeros(n_o - n_u + n_p, dtype=bool)])
+    labels, authors = _labels_and_authors(n_u, own_authors, pop.authors)
     fw_words = pop.word_column(function_words())
     own_fw = np.asarray([[d.words.get(t, 0) for t in function_words()] for d in own], dtype=np.float64)
     own_punct = np.asarray([[d.punct.get(p, 0) for p in PUNCTUATION] for d in own], dtype=np.float64)
     n_words = np.concatenate([[d.n_words for d in own], pop.n_words])
     n_chars = np.concatenate([[d.n_chars for d in own], pop.n_chars])
     f = _fw_matrix(np.vstack([own_fw, fw_words]), n_words, np.vstack([own_punct, pop.punct]), n_chars)
-    authors = np.concatenate([own_authors, pop.authors.astype(object)])
     fmean, fstd = _weighted_mean_std(f, _balanced(labels))
     k_near = settings.nearest_for(bool(rival_keys))
     whole = k_near <= 0

@@ -19,7 +19,7 @@ text needs only this module, and the search scores thousands of edits per text.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,6 +98,18 @@ class Mix:
 def combine_contrasts(values: np.ndarray, tau: float, mix: Mix | None) -> float:
     """The contrasts' values as one: their soft minimum, or the Mix's with rivals."""
     return _softmin(values, tau) if mix is None else mix(values, tau)
+
+
+def _plus_counts(cache: np.ndarray, changes: Iterable[tuple[int | None, int]]) -> np.ndarray:
+    """A count vector plus the changes (index, count) the model reads (index None: a word it does not
+    count); copied only when one applies, as most edits the search tries touch no counted word."""
+    out = cache
+    for i, dc in changes:
+        if i is not None:
+            if out is cache:
+                out = cache.copy()
+            out[i] += dc
+    return out
 
 
 class Char3Model:
@@ -211,14 +223,7 @@ class DeltaModel:
         return self.value_of(cache, counts.n_words)
 
     def _moved(self, cache: np.ndarray, delta: CountsDelta) -> np.ndarray:
-        out = cache
-        for w, dc in delta.words.items():
-            i = self.index.get(w)
-            if i is not None:
-                if out is cache:
-                    out = cache.copy()
-                out[i] += dc
-        return out
+        return _plus_counts(cache, ((self.index.get(w), dc) for w, dc in delta.words.items()))
 
     def value_with(self, counts: DocCounts, cache: np.ndarray, delta: CountsDelta) -> float:
         return self.value_of(self._moved(cache, delta), counts.n_words + delta.n_words)
@@ -271,14 +276,14 @@ class FunctionWordModel:
         return self._value(cache, counts.n_words, counts.n_chars)
 
     def _moved(self, cache: np.ndarray, delta: CountsDelta) -> np.ndarray:
-        out = cache
-        for key, dc in list(delta.words.items()) + [(k, v) for k, v in delta.punct.items()]:
-            i = self.index.get(key) if key not in self.p_index else self.p_index[key]
-            if i is not None:
-                if out is cache:
-                    out = cache.copy()
-                out[i] += dc
-        return out
+        changes = list(delta.words.items()) + [(k, v) for k, v in delta.punct.items()]
+        return _plus_counts(
+            cache,
+            (
+                (self.index.get(key) if key not in self.p_index else self.p_index[key], dc)
+                for key, dc in changes
+            ),
+        )
 
     def value_with(self, counts: DocCounts, cache: np.ndarray, delta: CountsDelta) -> float:
         return self._value(
