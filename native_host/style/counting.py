@@ -5,7 +5,7 @@
     edit_delta(text, start, end, r)  the counts an edit changes, read from the span and its context
     apply_delta(counts, delta)
 
-So the surrogate (identify.py) reads exactly what the attackers read.
+So the surrogates (surrogates.py) read exactly what the attackers read.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
     add_rival_samples(name, texts) / load_rivals() / clear_rivals(name)     people a reader might suspect
     rivals_summary()                                                        [{"name", "chunks", "words"}]
 
-Both files are msgpack, 0600, written atomically (paths.write_private). identify.py trains the surrogate
+Both files are msgpack, 0600, written atomically (paths.write_private). fitting.py trains the surrogates
 on them.
 """
 
