@@ -25,11 +25,14 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from native_host.rewrite import guards, search
 from native_host.rewrite.options import RewriteOptions
 from native_host.style.identify import Identifiability, score_of
+
+if TYPE_CHECKING:
+    from native_host.rewrite.seams import LanguageModel, MeaningEmbedder
 
 MAX_ALTERNATIVES = 3
 SINGLE_EDITS = 6  # the best single rule edits tried as alternatives of their own
@@ -86,8 +89,8 @@ def sentence_alternatives(
     end: int,
     *,
     ident: Identifiability,
-    embedder: Any,
-    engine: Any = None,
+    embedder: MeaningEmbedder,
+    engine: LanguageModel | None = None,
     protected_terms: Sequence[str] = (),
     limit: int = MAX_ALTERNATIVES,
     cancel: threading.Event | None = None,
@@ -139,14 +142,19 @@ def _stop(cancel: threading.Event | None) -> None:
 
 
 def _search(
-    text: str, edits: Sequence[Any], ident: Identifiability, checks: Any, budget: str, cancel: Any
+    text: str,
+    edits: Sequence[search.SpanEdit],
+    ident: Identifiability,
+    checks: search.SearchChecks,
+    budget: str,
+    cancel: threading.Event | None,
 ) -> str:
     """The rewrite's search over these edits, lowering the score itself (not the rewrite's objective,
     which stops gaining once every family is safely unlinked: a writer may still want lower)."""
     return search.search(text, edits, ident, checks, search.BUDGETS[budget], cancel=cancel, aim=score_of).text
 
 
-def _rule_edits(text: str, start: int, end: int, terms: tuple[str, ...]) -> list[Any]:
+def _rule_edits(text: str, start: int, end: int, terms: tuple[str, ...]) -> list[search.SpanEdit]:
     """The rule edits of the whole text (so context and protection are the text's) inside the sentence."""
     from native_host.rewrite.edits import propose
     from native_host.style import protected_spans
@@ -160,7 +168,9 @@ def _rule_edits(text: str, start: int, end: int, terms: tuple[str, ...]) -> list
     return [e for e in edits if not guards.changed_marks(e.replacement, text[e.start : e.end])]
 
 
-def _best_single(text: str, edits: Sequence[Any], ident: Identifiability) -> list[Any]:
+def _best_single(
+    text: str, edits: Sequence[search.SpanEdit], ident: Identifiability
+) -> list[search.SpanEdit]:
     """The edits that lower the search's objective most on their own, best first."""
     state = ident.state(text)
     base = score_of(state.zs())
@@ -175,8 +185,8 @@ def _model_candidates(
     text: str,
     start: int,
     end: int,
-    engine: Any,
-    embedder: Any,
+    engine: LanguageModel,
+    embedder: MeaningEmbedder,
     terms: tuple[str, ...],
     cancel: threading.Event | None,
     options: RewriteOptions | None,

@@ -13,7 +13,12 @@ import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from native_host.rewrite.seams import FluencyScorer
 
 # Thresholds (see docs/rewrite.md for how they were chosen).
 MIN_SIMILARITY = 0.88  # all-MiniLM-L6-v2 cosine between the window and the candidate (docs/rewrite.md)
@@ -390,7 +395,7 @@ RARITY_WEIGHT = 0.5
 _RARE_ZIPF = 1.0  # wordfreq's floor: words it does not know count as this rare
 
 
-def token_logprobs(engine: Any, texts: Sequence[str]) -> list[Any]:
+def token_logprobs(engine: FluencyScorer, texts: Sequence[str]) -> list[np.ndarray]:
     """Natural-log probability of every token of each text, in one batched `Engine.score_texts` call
     (the first token is predicted from the start-of-text token: at a sentence start it is the edited
     word itself)."""
@@ -421,7 +426,9 @@ def rarity_nats(source: str, candidate: str) -> float:
     return lost
 
 
-def fluency_drop(source: Any, candidate: Any, source_text: str = "", candidate_text: str = "") -> float:
+def fluency_drop(
+    source: np.ndarray, candidate: np.ndarray, source_text: str = "", candidate_text: str = ""
+) -> float:
     """How much worse the candidate window reads than the source window, in nats for the whole edit:
     the larger of the drop in total log-probability and the drop in mean log-probability per token
     times the source's tokens, less RARITY_WEIGHT x the rarity the new words bring (`rarity_nats`; needs

@@ -23,9 +23,9 @@ import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from native_host import style
 from native_host.rewrite import guards, prompt
@@ -33,6 +33,11 @@ from native_host.rewrite.model_class import model_class
 from native_host.rewrite.options import RewriteOptions, WindowOutcome
 from native_host.rewrite.windows import Piece, Window
 from native_host.style.markers import count_markers, local_marker_spans
+
+if TYPE_CHECKING:
+    from native_host.engine.options import GenerationOptions
+    from native_host.engine.sampling import ModelSampling
+    from native_host.rewrite.seams import LanguageModel, MeaningEmbedder
 
 # Sampled candidates: warm enough to vary, cool enough to stay on topic for a small model.
 SAMPLE_TEMPERATURE = 0.7
@@ -113,8 +118,8 @@ class WindowsRun:
 
 def rewrite_windows(
     windows: Sequence[Window],
-    engine: Any,
-    embedder: Any,
+    engine: LanguageModel,
+    embedder: MeaningEmbedder,
     options: RewriteOptions,
     cancel: threading.Event | None,
     timings: dict[str, float],
@@ -183,14 +188,17 @@ def _seed(options: RewriteOptions, window: str, i: int) -> int:
     return int.from_bytes(digest[:4], "little")
 
 
-def token_budget(engine: Any, source: str, max_new_tokens: int) -> int:
+def token_budget(engine: LanguageModel, source: str, max_new_tokens: int) -> int:
     """Past ~1.6x the source the length guard rejects anyway; stopping there saves the decode time."""
     return min(max_new_tokens, int(len(engine.encode(source)) * 1.6) + 12)
 
 
 def candidate_options(
-    budget: int, seeds: Sequence[int], temperature: float = SAMPLE_TEMPERATURE, sampling: Any = None
-) -> list[Any]:
+    budget: int,
+    seeds: Sequence[int],
+    temperature: float = SAMPLE_TEMPERATURE,
+    sampling: ModelSampling | None = None,
+) -> list[GenerationOptions]:
     """GenerationOptions per candidate, one per seed. `sampling`: the model's own (engine.sampling,
     native_host/engine/sampling.py ModelSampling): every candidate sampled with its settings and
     penalties, the first greedy (with its penalties) unless its card warns against greedy decoding.
@@ -243,8 +251,8 @@ def surface_change(source: str, candidate: str) -> float:
 def rewrite_window(
     index: int,
     window: Window,
-    engine: Any,
-    embedder: Any,
+    engine: LanguageModel,
+    embedder: MeaningEmbedder,
     options: RewriteOptions,
     cancel: threading.Event | None,
     timings: dict[str, float],
@@ -319,7 +327,9 @@ def rewrite_window(
     return WindowOutcome(index, source, best[1], "llm", "", round(best[2], 4), rejected, ranked, len(results))
 
 
-def window_messages(engine: Any, source: str, marker_families: list[str], keep: Any) -> list[dict]:
+def window_messages(
+    engine: LanguageModel | None, source: str, marker_families: list[str], keep: Iterable[str]
+) -> list[dict]:
     """The chat for one window: the restructuring prompt for a model above the size threshold."""
     return prompt.build_messages(source, marker_families, keep, model_class(engine).restructures)
 
@@ -330,7 +340,7 @@ def window_messages(engine: Any, source: str, marker_families: list[str], keep: 
 PREFIX_PROBES = (("Probe text one.", ("slang",)), ("Other probe text.", ("punctuation",)))
 
 
-def shared_prefix_ids(engine: Any, restructure: bool) -> list[int]:
+def shared_prefix_ids(engine: LanguageModel, restructure: bool) -> list[int]:
     """The tokens every window's prompt starts with: the longest common token prefix of two real window
     prompts (PREFIX_PROBES). Taken from whole renderings, never from the fixed messages rendered apart: a
     template may render a message differently by what follows it (Qwen3.5 writes
@@ -348,7 +358,7 @@ def shared_prefix_ids(engine: Any, restructure: bool) -> list[int]:
     return prompts[0][:shared]
 
 
-def warm_prefix(engine: Any) -> None:
+def warm_prefix(engine: LanguageModel) -> None:
     """Cache the states after the tokens every window's prompt shares (`shared_prefix_ids`) once per
     engine (each Engine is one model dir, cached by models.py; the engine dedupes by tokens)."""
     warm = getattr(engine, "warm_prefix", None)

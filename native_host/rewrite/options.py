@@ -6,10 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from native_host.rewrite import guards
 from native_host.style.model import Target
+
+if TYPE_CHECKING:
+    from native_host.style.identify import Identifiability
 
 STRENGTHS = ("light", "medium", "strong")
 # The strengths that run the identifiability search; each has a budget in search.BUDGETS.
@@ -22,7 +25,7 @@ ProgressFn = Callable[[dict], None]
 @dataclass(frozen=True)
 class RewriteOptions:
     strength: str = "medium"  # light: neutralizer only; medium / strong: the search, small / large budget
-    target: Any = None  # native_host.style Target; None = the neutralizer's default style
+    target: Target | None = None  # None = the neutralizer's default style
     protected_terms: tuple[str, ...] = ()
     candidates: int = 3  # 1 greedy + (n-1) sampled
     model_dir: Path | None = None  # None = native_host.paths.default_model_dir()
@@ -32,7 +35,7 @@ class RewriteOptions:
     seed: int = 0
     # medium / strong: the identifiability model the search minimizes. None = your stored samples (`fantasma
     # profile add`), typicality when there are none; the eval passes one trained on an author's texts.
-    identifiability: Any = None
+    identifiability: Identifiability | None = None
     # medium / strong: LLM window candidates join the search's edit pool. None (the default) = by the model's
     # class (model_class.py): off for small models like the embedded one (about 1 window in 5 passes the
     # guards, and generating them costs more than the 2 s per 100 words budget on 2 cores:

@@ -31,7 +31,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from native_host import style
 from native_host.rewrite import guards, llm_windows, models
@@ -48,6 +48,12 @@ from native_host.rewrite.windows import Piece, Window, group_windows, split_piec
 from native_host.settings import PROFILE_OFF
 from native_host.style.markers import markers_summary
 from native_host.style.protect import term_spans
+
+if TYPE_CHECKING:
+    from native_host.rewrite.seams import LanguageModel, MeaningEmbedder
+    from native_host.rewrite.search import SearchResult, SpanEdit
+    from native_host.style.identify import Identifiability
+    from native_host.style.profile import Profile
 
 _TOKEN = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)
 
@@ -88,9 +94,9 @@ class _Progress:
 class _Searched:
     """What the identifiability search did, for the result."""
 
-    found: Any  # search.SearchResult
-    ident: Any  # the identifiability model it minimized
-    embedder: Any
+    found: SearchResult
+    ident: Identifiability  # the identifiability model it minimized
+    embedder: MeaningEmbedder
     before: dict  # ident.score(the user's text).to_json()
 
     def to_json(self) -> dict:
@@ -122,7 +128,7 @@ class _Run:
     notes: list[str] = field(default_factory=list)  # said in `reason` next to the outcome
     neutral: str = ""  # the text after the first neutralize
     report_before: Any = None
-    profile: Any = None  # style.Profile the markers before were counted with; the markers after use it too
+    profile: Profile | None = None  # what the markers before were counted with; the markers after too
 
     def stopped(self) -> RewriteResult | None:
         """A cancel before any part was rewritten: the text unchanged, at once (a long text's final
@@ -289,7 +295,7 @@ def rewrite(
     return run.finish(body, reason, done.outcomes, done.cancelled)
 
 
-def _identifiability(options: RewriteOptions) -> tuple[Any, str]:
+def _identifiability(options: RewriteOptions) -> tuple[Identifiability | None, str]:
     """(model, "") or (None, why). A stored profile that cannot be read falls back to typicality inside
     Identifiability.load; only a missing or corrupt population leaves nothing to score against."""
     from native_host.style.identify import Identifiability
@@ -312,9 +318,9 @@ def _search(
     pieces: list[Piece],
     windows: list[Window],
     outcomes: list[WindowOutcome],
-    ident: Any,
-    engine: Any,
-    embedder: Any,
+    ident: Identifiability,
+    engine: LanguageModel,
+    embedder: MeaningEmbedder,
 ) -> RewriteResult:
     """medium / strong: the identifiability search over rule edits and the LLM windows' passing
     candidates, within the strength's budget."""
@@ -327,12 +333,12 @@ def _search(
     t = time.perf_counter()
     run.progress("rewrite", 0.72, "choosing the edits that hide your style best")
 
-    def propose(current: str) -> list[Any]:
+    def propose(current: str) -> list[SpanEdit]:
         protected = [(s, e) for s, e, _ in style.protected_spans(current)]
         protected += [(s, e) for s, e, _ in _term_spans(current, options.protected_terms)]
         return list(propose_edits(current, protected))
 
-    windows_as_edits: list[Any] = []
+    windows_as_edits: list[SpanEdit] = []
     for window, outcome in zip(windows, outcomes, strict=False):
         start = pieces[window.first].start
         end = pieces[window.last].start + len(pieces[window.last].text)

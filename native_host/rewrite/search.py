@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from native_host.rewrite import guards
 from native_host.rewrite.windows import Piece, split_pieces
@@ -30,6 +30,11 @@ from native_host.style import protected_spans
 from native_host.style.counting import CountsDelta
 from native_host.style.identify import Identifiability, TextState, objective
 from native_host.style.markers import count_search_markers
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from native_host.rewrite.seams import FluencyScorer, MeaningEmbedder
 
 MIN_GAIN = 1e-4  # an edit must lower the objective by at least this much to be worth a change
 MAX_ROUNDS = 12
@@ -86,13 +91,13 @@ class SearchChecks:
     then edits that need a language-model check are not used at all.
     """
 
-    embedder: Any
-    engine: Any = None
+    embedder: MeaningEmbedder
+    engine: FluencyScorer | None = None
     protected_terms: tuple[str, ...] = ()
     min_similarity: float = guards.MIN_SIMILARITY
     fluency_margin: float = guards.FLUENCY_MARGIN
     count_markers: Callable[[str], Mapping[str, int]] = count_search_markers
-    _logprob_cache: dict[str, Any] = field(default_factory=dict)
+    _logprob_cache: dict[str, np.ndarray] = field(default_factory=dict)
     _marker_cache: dict[str, Mapping[str, int]] = field(default_factory=dict)
 
     @property
@@ -123,10 +128,12 @@ class SearchChecks:
                 return verdict
         return verdict
 
-    def logprobs(self, texts: Sequence[str]) -> list[Any]:
+    def logprobs(self, texts: Sequence[str]) -> list[np.ndarray]:
         """Per-token log-probabilities of each text (cached: originals recur across rounds)."""
         todo = [t for t in dict.fromkeys(texts) if t not in self._logprob_cache]
         if todo:
+            if self.engine is None:  # not has_fluency: the search asks for no fluency then
+                raise ValueError("no language model to score fluency with")
             for t, lp in zip(todo, guards.token_logprobs(self.engine, todo), strict=True):
                 self._logprob_cache[t] = lp
         return [self._logprob_cache[t] for t in texts]
@@ -170,7 +177,7 @@ FLUENCY_CONTEXT = (32, 16)
 
 @dataclass
 class _Live:
-    edit: Any
+    edit: SpanEdit
     group: tuple[int, ...]  # rewritable pieces the edit touches
     words: int  # words it changes (budget)
     window: tuple[int, int]  # what the fluency guard read (needs_lm_check edits), else the span
@@ -217,7 +224,7 @@ class SearchResult:
     passes: int = 1
 
 
-def _conflict(a: Any, b: Any) -> bool:
+def _conflict(a: SpanEdit, b: SpanEdit) -> bool:
     """Edits must be at least one character apart: each was checked alone, not glued to another."""
     return a.start <= b.end and b.start <= a.end
 
@@ -230,7 +237,7 @@ def _clash(a: _Live, b: _Live) -> bool:
     return both and a.window[0] < b.window[1] and b.window[0] < a.window[1]
 
 
-def fluency_window(text: str, pieces: list[Piece], edit: Any, group: tuple[int, ...]) -> tuple[int, int]:
+def fluency_window(text: str, pieces: list[Piece], edit: SpanEdit, group: tuple[int, ...]) -> tuple[int, int]:
     """The span of `text` the fluency guard reads for `edit`: FLUENCY_CONTEXT characters around it,
     widened to whole words, inside the sentence(s) `group` (indices into `pieces`)."""
     lo = pieces[group[0]].start
@@ -245,7 +252,7 @@ def fluency_window(text: str, pieces: list[Piece], edit: Any, group: tuple[int, 
 
 
 def _fluency_drops(
-    checks: SearchChecks, text: str, edits: Sequence[tuple[Any, tuple[int, int]]]
+    checks: SearchChecks, text: str, edits: Sequence[tuple[SpanEdit, tuple[int, int]]]
 ) -> list[float]:
     """guards.fluency_drop of each (edit, window), each edit alone in its window, in one batch."""
     sources = [text[w0:w1] for _, (w0, w1) in edits]
@@ -255,7 +262,7 @@ def _fluency_drops(
     return [guards.fluency_drop(scores[k], scores[n + k], sources[k], candidates[k]) for k in range(n)]
 
 
-def fluency_drops(text: str, edits: Sequence[Any], checks: SearchChecks) -> list[float | None]:
+def fluency_drops(text: str, edits: Sequence[SpanEdit], checks: SearchChecks) -> list[float | None]:
     """What the search's fluency guard measures for each edit of `text` applied alone (nats around the
     edit; `guards.check_fluency` decides); None where the search would not use the edit (it touches
     code or crosses a line break). For calibration and tests: the search computes the same inline."""
@@ -277,7 +284,7 @@ def _changed_words(original: str, replacement: str) -> int:
     return max(1, len(a) - same)
 
 
-def _groups(pieces: list[Piece], edit: Any) -> tuple[int, ...] | None:
+def _groups(pieces: list[Piece], edit: SpanEdit) -> tuple[int, ...] | None:
     """Rewritable pieces the edit touches; None when it touches code or crosses a line break."""
     touched = []
     for i, p in enumerate(pieces):
@@ -328,7 +335,7 @@ class _Search:
             len(a.edit.replacement) - (a.edit.end - a.edit.start) for a in self.applied if a.edit.end < pos
         )
 
-    def _current_span(self, edit: Any) -> tuple[int, int]:
+    def _current_span(self, edit: SpanEdit) -> tuple[int, int]:
         s = self._shift(edit.start)  # applied edits are at least one character away from this one
         return edit.start + s, edit.end + s
 
@@ -372,7 +379,7 @@ class _Search:
         return [(lo, hi, members) for lo, hi, members in spans]
 
     # the search ----------------------------------------------------------------------------
-    def run(self, edits: Sequence[Any], cancel: threading.Event | None) -> tuple[int, bool]:
+    def run(self, edits: Sequence[SpanEdit], cancel: threading.Event | None) -> tuple[int, bool]:
         live: list[_Live] = []
         for edit in edits:
             if edit.needs_lm_check and not self.checks.has_fluency:
@@ -442,7 +449,7 @@ class _Search:
             used.update(item.group)
         return chosen
 
-    def _window(self, edit: Any, group: tuple[int, ...]) -> tuple[int, int]:
+    def _window(self, edit: SpanEdit, group: tuple[int, ...]) -> tuple[int, int]:
         return fluency_window(self.source, self.pieces, edit, group)
 
     def _screen_fluency(self, todo: list[_Live]) -> set[int]:
@@ -501,7 +508,7 @@ class _Search:
 
 def search(
     text: str,
-    edits: Sequence[Any],
+    edits: Sequence[SpanEdit],
     ident: Identifiability,
     checks: SearchChecks,
     budget: Budget,
@@ -572,12 +579,12 @@ def _spans_after(spans: list[tuple[int, int]], applied: Sequence[AppliedEdit]) -
 
 def search_passes(
     text: str,
-    propose: Callable[[str], list[Any]],
+    propose: Callable[[str], Sequence[SpanEdit]],
     ident: Identifiability,
     checks: SearchChecks,
     budget: Budget,
     *,
-    extra: Sequence[Any] = (),
+    extra: Sequence[SpanEdit] = (),
     passes: int = PASSES,
     cancel: threading.Event | None = None,
 ) -> SearchResult:
