@@ -212,7 +212,8 @@ def sampled_batch_saving(engine: Any, rows_per_window: int, windows: int, steps:
 
 def measure(model_dir: Path, repeats: int, threads: int | None, realistic: bool, levers: bool) -> dict:
     """In the child: the first rewrite, then `repeats` warm ones; prints one JSON line."""
-    from native_host.rewrite import RewriteOptions, models, rewrite
+    from native_host import models
+    from native_host.rewrite import RewriteOptions, rewrite
 
     if realistic:
         original_length_budget()

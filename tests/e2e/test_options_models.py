@@ -61,7 +61,7 @@ def models_browser(
 def rewrites_recorded(home: Path) -> dict[str, int]:
     """How many finished rewrites the hosts in `home` recorded per model (model_costs.json: each one
     that ran a model on 20 words or more, at medium or strong, with its words and seconds)."""
-    from native_host import model_cost
+    from native_host.models import cost as model_cost
 
     stored = home / "data" / model_cost.FILE
     costs = json.loads(stored.read_text(encoding="utf-8")) if stored.exists() else {}
