@@ -46,7 +46,7 @@ CPU share is the steadier one):
   model whose card warns against greedy decoding, Qwen3.5, has no greedy candidate);
 - early stop (a candidate ended once it has failed a guard it cannot pass any more) is not built, so not
   measured: docs/results.md says why;
-- preload: the host loads the chosen model with the embedder when it starts (host/model_choice.py
+- preload: the host loads the chosen model with the embedder when it starts (native_host/models/choice.py
   preload); its share of the first rewrite = the load seconds in it.
 
 Goal (issue 27): a user who picks the 0.8B hybrid knows what a rewrite costs next to the default; the

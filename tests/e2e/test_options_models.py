@@ -147,7 +147,7 @@ def test_the_options_page_chooses_the_model_and_the_hybrid_answers_in_an_editor(
             typed = ed.model()
             ed.menu(models_browser)
             # The browser's own rewrite ran with the hybrid: the host that Chromium started records each
-            # finished rewrite under the model that ran it (native_host/model_cost.py), and the one new
+            # finished rewrite under the model that ran it (native_host/models/cost.py), and the one new
             # record is the hybrid's. The editor's text alone could not tell, should both models' answers
             # be the same rule-based edits.
             # The record is written before the reply: once the editor changed, it is there or never will be.
