@@ -46,7 +46,7 @@ CPU share is the steadier one):
   model whose card warns against greedy decoding, Qwen3.5, has no greedy candidate);
 - early stop (a candidate ended once it has failed a guard it cannot pass any more) is not built, so not
   measured: docs/results.md says why;
-- preload: the host loads the chosen model with the embedder when it starts (host/model_choice.py
+- preload: the host loads the chosen model with the embedder when it starts (native_host/models/choice.py
   preload); its share of the first rewrite = the load seconds in it.
 
 Goal (issue 27): a user who picks the 0.8B hybrid knows what a rewrite costs next to the default; the
@@ -212,7 +212,8 @@ def sampled_batch_saving(engine: Any, rows_per_window: int, windows: int, steps:
 
 def measure(model_dir: Path, repeats: int, threads: int | None, realistic: bool, levers: bool) -> dict:
     """In the child: the first rewrite, then `repeats` warm ones; prints one JSON line."""
-    from native_host.rewrite import RewriteOptions, models, rewrite
+    from native_host import models
+    from native_host.rewrite import RewriteOptions, rewrite
 
     if realistic:
         original_length_budget()

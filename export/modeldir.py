@@ -17,6 +17,8 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from native_host.json_file import JsonFileError, read_object
+
 if TYPE_CHECKING:
     import tokenizers
 
@@ -120,11 +122,9 @@ def read_meta(model_dir: Path | str) -> dict[str, Any]:
     if not path.is_file():
         raise ModelDirError(f"{model_dir}: not a model dir ({META_FILE} is missing)")
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelDirError(f"{path}: not valid JSON ({exc})") from exc
-    if not isinstance(meta, dict):
-        raise ModelDirError(f"{path}: expected a JSON object")
+        meta = read_object(path)
+    except JsonFileError as exc:
+        raise ModelDirError(str(exc)) from exc
     if meta.get("format_version") != FORMAT_VERSION:
         raise ModelDirError(
             f"{path}: format_version {meta.get('format_version')!r}, this version reads {FORMAT_VERSION}"

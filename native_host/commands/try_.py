@@ -334,7 +334,8 @@ def register_host(scratch: Path, profile: Path) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from native_host.assets import AssetMissing
-    from native_host.commands.setup import choose_chat_model, prepare_models
+    from native_host.commands.setup import prepare_models
+    from native_host.models.embedded import choose_chat_model
 
     if os.name != "posix":
         print("fantasma try: Linux and macOS only for now; see docs/install.md", file=sys.stderr)

@@ -199,7 +199,7 @@ def _score(identifiability: Any, result: Any, which: str, text: str) -> dict | N
 
 
 def _language_model(options: EvalOptions) -> Any:
-    from native_host.rewrite import models
+    from native_host import models
 
     try:
         return models.get_engine(options.model_dir)
@@ -258,7 +258,7 @@ def _stealth(
 ) -> dict:
     """The obfuscation detector over every (original, rewrite) pair, held out by author; the reader's
     A/B file beside it."""
-    from native_host.rewrite import models
+    from native_host import models
 
     judge, judge_name = rewriting_model, str(options.model_dir or "the rewriting model")
     if options.judge_dir is not None:
@@ -275,7 +275,7 @@ def _stealth(
 
 
 def _embedder(options: EvalOptions):
-    from native_host.rewrite import models
+    from native_host import models
 
     try:
         return models.get_embedder(options.embedder_dir)

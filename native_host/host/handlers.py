@@ -22,8 +22,8 @@ from native_host import __version__, paths, settings
 from native_host import rewrite as pipeline
 from native_host.host import framing, schema
 from native_host.host.errors import ErrorCode, ProtocolError
+from native_host.models import ModelUnavailable
 from native_host.rewrite import summary
-from native_host.rewrite.models import ModelUnavailable
 
 log = logging.getLogger("native_host.host")
 
@@ -80,8 +80,8 @@ class Route:
 
 
 def model_status() -> dict[str, Any]:
-    """`hello.model`: the answering model's load state and what it is (host/model_choice.py)."""
-    from native_host.host import model_choice
+    """`hello.model`: the answering model's load state and what it is (native_host/models/choice.py)."""
+    from native_host.models import choice as model_choice
 
     try:
         return model_choice.status()
@@ -157,7 +157,8 @@ def guide(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 def guide_alternatives(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     """Up to `max` other wordings of one sentence of `text` (native_host/rewrite/alternatives.py), each
     passed every guard, scored by the whole text's identifiability after it."""
-    from native_host.rewrite import alternatives, models
+    from native_host import models
+    from native_host.rewrite import alternatives
 
     text = schema.text(params)
     start = schema.integer(params, "start", -1, 0, len(text))
@@ -233,8 +234,8 @@ def _guide_cache() -> Any:
 def _guide_engine(threads: int | None, ctx: Context) -> tuple[Any, str]:
     """(the active model's engine, "") for model candidates and the fluency guard, or (None, why) when
     no model can be loaded: the rule edits still answer."""
-    from native_host.host import model_choice
-    from native_host.rewrite import models
+    from native_host import models
+    from native_host.models import choice as model_choice
 
     try:
         model_dir, note, _ = model_choice.for_rewrite(threads, ctx.progress)
@@ -300,9 +301,9 @@ def rewrite(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 def _rewrite_model(
     strength: str, threads: int | None, ctx: Context
 ) -> tuple[Any, str, dict[str, Any] | None, Any]:
-    """(model dir, note for `reason`, the reply's `model`, the answering model_registry.Active): the
-    active model (host/model_choice.py); a light rewrite uses none."""
-    from native_host.host import model_choice
+    """(model dir, note for `reason`, the reply's `model`, the answering models.registry.Active): the
+    active model (native_host/models/choice.py); a light rewrite uses none."""
+    from native_host.models import choice as model_choice
 
     if strength == "light":
         return None, "", None, None
@@ -316,11 +317,11 @@ _warm_models: set[str] = set()
 
 
 class _RewriteCost:
-    """A rewrite's cost with its model (native_host/model_cost.py): measured when it finishes, and, while
+    """A rewrite's cost with its model (native_host/models/cost.py): measured when it finishes, and, while
     it runs, the seconds left that the earlier rewrites predict."""
 
     def __init__(self, active: Any, strength: str, text: str) -> None:
-        from native_host import model_cost
+        from native_host.models import cost as model_cost
 
         self.active, self.strength = active, strength
         self.words = len(text.split())
@@ -352,7 +353,7 @@ class _RewriteCost:
         return on_progress
 
     def record(self, result: Any) -> None:
-        from native_host import model_cost
+        from native_host.models import cost as model_cost
 
         if self.active is None or result.cancelled or "load_s" not in result.timings:
             return  # light, cancelled, or the model never loaded (the neutralizer answered)
@@ -422,7 +423,7 @@ def settings_get(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def settings_set(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    from native_host.host import model_choice
+    from native_host.models import choice as model_choice
 
     changes = params.get("settings")
     try:
@@ -442,7 +443,7 @@ def settings_set(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 def models_(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     """The installed models and the answering one; with `use` (a name, or null for the embedded
     default) the active model changes first and the old one's engine is dropped (PROTOCOL.md)."""
-    from native_host.host import model_choice
+    from native_host.models import choice as model_choice
 
     if "use" in params:
         name = params["use"]
@@ -457,8 +458,8 @@ def models_(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def _check_model(name: Any) -> None:
-    from native_host.host import model_choice
-    from native_host.model_registry import RegistryError
+    from native_host.models import choice as model_choice
+    from native_host.models.registry import RegistryError
 
     try:
         model_choice.check(name)

@@ -91,11 +91,12 @@ def preload() -> None:
 
 
 def preload_model() -> None:
-    """The chosen model and the embedder, loaded in the background from the start (model_choice.preload).
+    """The chosen model and the embedder, loaded in the background from the start (models.choice.preload).
     Their modules are imported here first, in this thread, for the reason `preload` gives."""
     try:
-        from native_host import model_registry, settings
-        from native_host.host import model_choice
+        from native_host import settings
+        from native_host.models import choice as model_choice
+        from native_host.models import registry as model_registry
 
         if model_registry.active().model.embedded:
             return

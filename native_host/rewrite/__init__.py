@@ -5,7 +5,7 @@ result = rewrite(text, RewriteOptions(strength="strong"), on_progress=print, can
 result.to_json()  # text, edits, markers_before/after, similarity, path, reason, timings, ...
 """
 
-from native_host.rewrite.models import model_status
+from native_host.models import model_status
 from native_host.rewrite.options import STRENGTHS, RewriteOptions, RewriteResult
 from native_host.rewrite.pipeline import rewrite
 

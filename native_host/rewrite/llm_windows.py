@@ -3,7 +3,7 @@
     windows (sentences; medium: only those still carrying markers, `select_pieces`; a restructuring
              model: in medium the third the identifiability search says matter most, in strong every one)
         ─► per window: prompt (prompt.py; the restructuring one for a model above the size threshold,
-           model_class.py) ─► N candidates (`candidate_options`: the model's own sampling where known, else
+           models/size_class.py) ─► N candidates (`candidate_options`: the model's own sampling where known, else
            1 greedy + N-1 sampled)
         ─► strip wrappers ─► neutralize ─► cheap guards (chatter, length, protected tokens, facts, no new
            markers) ─► meaning (embedder) ─► ranked by `score_candidate` ─► WindowOutcome
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from native_host import style
+from native_host.models.size_class import model_class
 from native_host.rewrite import guards, prompt
-from native_host.rewrite.model_class import model_class
 from native_host.rewrite.options import RewriteOptions, WindowOutcome
 from native_host.rewrite.windows import Piece, Window
 from native_host.style.markers import count_markers, local_marker_spans

@@ -37,7 +37,7 @@ class RewriteOptions:
     # profile add`), typicality when there are none; the eval passes one trained on an author's texts.
     identifiability: Identifiability | None = None
     # medium / strong: LLM window candidates join the search's edit pool. None (the default) = by the model's
-    # class (model_class.py): off for small models like the embedded one (about 1 window in 5 passes the
+    # class (models/size_class.py): off for small models like the embedded one (about 1 window in 5 passes the
     # guards, and generating them costs more than the 2 s per 100 words budget on 2 cores:
     # docs/anonymization.md), on for a model above the size threshold, which is asked to restructure.
     llm_windows: bool | None = None

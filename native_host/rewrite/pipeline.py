@@ -6,7 +6,7 @@
                                    │   identifiability search (search.py) within the strength's budget
                                    │   (search.BUDGETS), under every guard; LLM windows join its pool
                                    │   when asked (`llm_windows`) or, by default, for a model above the
-                                   │   size threshold (model_class.py: restructuring prompt)
+                                   │   size threshold (models/size_class.py: restructuring prompt)
                                    │
                                    └─► `search=False` (the pre-search pipeline) or no identifiability
                                        model: windows (sentences; medium: only those still carrying
@@ -33,10 +33,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from native_host import style
-from native_host.rewrite import guards, llm_windows, models
+from native_host import models, style
+from native_host.models.size_class import model_class, windows_on
+from native_host.rewrite import guards, llm_windows
 from native_host.rewrite.llm_windows import Cancelled, stop_if
-from native_host.rewrite.model_class import model_class, windows_on
 from native_host.rewrite.options import (
     SEARCH_STRENGTHS,
     ProgressFn,

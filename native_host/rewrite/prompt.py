@@ -2,7 +2,7 @@
 
 The instruction names the markers the analyzer found in the window, so the model is told what to
 remove, and lists the tokens it must copy verbatim. A model above the size threshold
-(model_class.py) gets the restructuring instruction and example instead (`restructure=True`).
+(models/size_class.py) gets the restructuring instruction and example instead (`restructure=True`).
 """
 
 from __future__ import annotations

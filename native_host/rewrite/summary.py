@@ -405,7 +405,7 @@ def mode_notes(report: dict[str, Any]) -> list[str]:
 
 def next_step_text(step: str, browser: bool = False) -> str:
     """NEXT_STEPS[step] in full; `browser`: the words for the card and the popup (NEXT_STEPS_IN_BROWSER)."""
-    from native_host.host.model_choice import INSTALL_COMMAND
+    from native_host.models.choice import INSTALL_COMMAND
 
     table = NEXT_STEPS_IN_BROWSER if browser else NEXT_STEPS
     return table[step].format(install_command=INSTALL_COMMAND)

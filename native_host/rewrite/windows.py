@@ -9,10 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from native_host.models.size_class import MAX_WINDOW_WORDS  # a small model's window, the default
 from native_host.style.sentences import sentence_spans
-
-# A small model paraphrases short inputs best; longer windows drift and truncate.
-MAX_WINDOW_WORDS = 40
 
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n\s*|\n")
 

@@ -16,7 +16,8 @@ def main() -> None:
     parser.add_argument("model_dir", nargs="?", type=Path, help="model dir (default: the installed one)")
     args = parser.parse_args()
 
-    from native_host.rewrite import guards, models, search
+    from native_host import models
+    from native_host.rewrite import guards, search
     from native_host.rewrite.edits import Edit
     from native_host.rewrite.windows import split_pieces
     from tests.rewrite.fluency_cases import CASES, NATURAL, SURVIVORS

@@ -3,7 +3,7 @@ progress frames), and its Cancel leaves the field exactly as typed, with a messa
 
 The host is real and loads the embedded model and embedder; it writes LLM windows because
 FANTASMA_DEBUG_LLM_WINDOWS=1 asks for them, and FANTASMA_DEBUG_TOKEN_DELAY_S slows every generated token
-(test-only switches, honoured only with FANTASMA_HOST_DEBUG=1: native_host/rewrite/models.py), so a
+(test-only switches, honoured only with FANTASMA_HOST_DEBUG=1: native_host/models/cache.py), so a
 rewrite of a few sentences takes long enough to watch and cancel. The browsers pass their environment on
 to the host they start.
 """

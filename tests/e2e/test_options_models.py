@@ -61,7 +61,7 @@ def models_browser(
 def rewrites_recorded(home: Path) -> dict[str, int]:
     """How many finished rewrites the hosts in `home` recorded per model (model_costs.json: each one
     that ran a model on 20 words or more, at medium or strong, with its words and seconds)."""
-    from native_host import model_cost
+    from native_host.models import cost as model_cost
 
     stored = home / "data" / model_cost.FILE
     costs = json.loads(stored.read_text(encoding="utf-8")) if stored.exists() else {}
@@ -147,7 +147,7 @@ def test_the_options_page_chooses_the_model_and_the_hybrid_answers_in_an_editor(
             typed = ed.model()
             ed.menu(models_browser)
             # The browser's own rewrite ran with the hybrid: the host that Chromium started records each
-            # finished rewrite under the model that ran it (native_host/model_cost.py), and the one new
+            # finished rewrite under the model that ran it (native_host/models/cost.py), and the one new
             # record is the hybrid's. The editor's text alone could not tell, should both models' answers
             # be the same rule-based edits.
             # The record is written before the reply: once the editor changed, it is there or never will be.

@@ -82,7 +82,7 @@ def test_prepare_stores_the_checks_so_the_first_load_skips_them(default_model_di
 
 
 def test_setup_prepares_the_model_it_put_in_place_and_survives_a_failing_prepare(default_model_dir, tmp_path):
-    from native_host.commands._steps import SetupStep, run_step
+    from native_host.models.embedded import SetupStep, run_step
 
     target = tmp_path / "models" / "chat"
 

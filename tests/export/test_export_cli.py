@@ -200,8 +200,8 @@ def test_setup_exports_once_and_atomically(isolated_home, capsys, default_model_
     and generates what the tests' model (tests/checkpoints.py) generates: the tests run these weights."""
     from native_host import paths
     from native_host.cli import main as fantasma
-    from native_host.commands.setup import choose_chat_model
     from native_host.engine import Engine, GenerationOptions
+    from native_host.models.embedded import choose_chat_model
 
     target = paths.default_model_dir()
     target.parent.mkdir(parents=True)

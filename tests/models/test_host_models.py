@@ -87,7 +87,7 @@ def test_the_hybrids_own_windows_are_refused_by_the_guards_and_never_pasted(mode
     """Where the model writes whole sentences (the host has no population data, so the pre-search path
     asks it for each window): random weights write nonsense, every candidate fails a guard, the reply
     says so and carries the neutralizer's text, as a light rewrite gives it."""
-    from native_host.model_registry import use
+    from native_host.models.registry import use
 
     use(QWEN_NAME)
     with host_from(package_without_population(tmp_path / "pkg")) as host:
@@ -107,7 +107,7 @@ def test_the_chosen_model_and_the_embedder_load_when_the_host_starts(models_home
     """Preload (issue 39): no request but `hello`, and the chosen model is loaded and its weights mapped;
     the first rewrite then spends no time loading."""
     from native_host import paths
-    from native_host.model_registry import use
+    from native_host.models.registry import use
 
     use(QWEN_NAME)
     with HostProcess() as host:
@@ -127,7 +127,7 @@ def test_the_chosen_model_and_the_embedder_load_when_the_host_starts(models_home
 
 def test_a_model_that_fails_to_load_falls_back_to_the_embedded_with_the_reason(models_home):
     from native_host import paths
-    from native_host.model_registry import use
+    from native_host.models.registry import use
 
     broken = paths.models_dir() / LLAMA_NAME
     (broken / "model.onnx").write_bytes(b"not an onnx graph")

@@ -203,7 +203,7 @@ def test_too_little_disk_is_refused_before_anything_is_written(tmp_path):
     """The check itself, against the real free space of the test's file system."""
     import shutil as sh
 
-    from native_host.commands._install_model import InstallError, check_disk
+    from native_host.models.install import InstallError, check_disk
 
     free = sh.disk_usage(tmp_path).free
     check_disk([(tmp_path, 1_000_000)])  # a small install fits

@@ -16,7 +16,7 @@ def rewrite_model_dir(default_model_dir: Path) -> Path:
 @pytest.fixture(autouse=True)
 def fresh_model_cache():
     """Each test sees the process-wide model cache as a new host process would."""
-    from native_host.rewrite import models
+    from native_host import models
 
     models.forget()
     yield

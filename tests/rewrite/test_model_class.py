@@ -15,15 +15,16 @@ from pathlib import Path
 
 import pytest
 
+from native_host import models
 from native_host.engine import Engine
-from native_host.rewrite import RewriteOptions, llm_windows, models, rewrite
-from native_host.rewrite.model_class import (
+from native_host.models.size_class import (
     PROMPT_TOKENS,
     RESTRUCTURE_MIN_PARAMETERS,
     RESTRUCTURE_WINDOW_WORDS,
     TOKENS_PER_WORD,
     model_class,
 )
+from native_host.rewrite import RewriteOptions, llm_windows, rewrite
 from native_host.rewrite.windows import MAX_WINDOW_WORDS
 
 pytestmark = pytest.mark.slow

@@ -18,8 +18,8 @@ import pytest
 from export.graph import Precision
 from export.registry import ExportOptions
 from native_host.engine import Engine
+from native_host.models.size_class import model_class
 from native_host.rewrite import llm_windows, prompt
-from native_host.rewrite.model_class import model_class
 from native_host.rewrite.options import RewriteOptions
 from native_host.rewrite.windows import Window
 from tests.checkpoints import LLAMA3_TEMPLATE, save_tiny_smollm2_instruct

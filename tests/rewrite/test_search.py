@@ -151,7 +151,7 @@ def test_search_never_returns_a_text_that_fails_a_guard(checks):
 
 
 def test_fluency_guard_drops_broken_edits_and_keeps_plain_ones(rewrite_model_dir, embedder_model_dir_module):
-    from native_host.rewrite import models
+    from native_host import models
     from native_host.rewrite.embedder import Embedder
 
     engine = models.get_engine(rewrite_model_dir)

@@ -13,7 +13,7 @@ from train_helpers import onnx_logits
 
 from export.lora import save_adapter
 from native_host.cli import main
-from native_host.commands import setup
+from native_host.models import embedded as setup  # the setup steps: the adapter choice, the chat step
 
 pytestmark = pytest.mark.slow
 

@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 from native_host import paths
+from native_host.json_file import read_object_or_empty
 
 log = logging.getLogger(__name__)
 
@@ -40,11 +41,7 @@ def _path():
 
 
 def _read() -> dict[str, Any]:
-    try:
-        value = json.loads(_path().read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
+    return read_object_or_empty(_path())
 
 
 def _obj(value: Any) -> dict[str, Any]:

@@ -4,8 +4,8 @@ length in fantasma_model.json, through the engine), never from the model's name.
     kind = model_class(engine)   # ModelClass(parameters, restructures, window_words)
 
 Below RESTRUCTURE_MIN_PARAMETERS (the embedded SmolLM2-135M): the plain paraphrase prompt, windows of at
-most windows.MAX_WINDOW_WORDS, LLM windows only when asked (`RewriteOptions.llm_windows=True`), exactly as
-before this module existed. At or above it: the restructuring prompt (prompt.py: split, merge, reorder
+most MAX_WINDOW_WORDS (also rewrite/windows.py's default), LLM windows only when asked
+(`RewriteOptions.llm_windows=True`), exactly as before this module existed. At or above it: the restructuring prompt (rewrite/prompt.py: split, merge, reorder
 clauses, plainer words), windows up to RESTRUCTURE_WINDOW_WORDS (bounded by the context), and LLM windows
 in `medium` and `strong` by default, their candidates still picked by the identifiability search under
 every guard and within the strength's budget. Why these numbers: docs/rewrite.md, "Models above the size
@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from native_host.rewrite.windows import MAX_WINDOW_WORDS
-
+# A small model paraphrases short inputs best; longer windows drift and truncate.
+MAX_WINDOW_WORDS = 40
 # 0.5 B, chosen, not measured (no checkpoint between 135 M and 0.8 B could be run here): the embedded
 # 135 M model does not restructure sentences under the guards (docs/train.md, "The shipped adapter") and
 # stays below with room; the Qwen3.5-0.8B this class is for (752 M text parameters) and the 1B+

@@ -7,7 +7,7 @@ or the thread count change. `model_status()` reports the state for the host's `h
 anything.
 
 One language model is held at a time: loading another model dir (the user chose another model, see
-native_host/model_registry.py) first drops the warm one, and `release_engines()` drops it on request (the
+registry.py and choice.py) first drops the warm one, and `release_engines()` drops it on request (the
 host calls it when the active model changes). Dropping means the session, its tokenizer and its cached
 prefix states lose their last reference here; a job still running with it holds its own and frees it when
 it ends. The freed heap is then handed back to the OS (glibc's malloc_trim), so the process shrinks.

@@ -1,11 +1,12 @@
-"""The host's side of the model choice (PROTOCOL.md `hello`, `models`, `rewrite`): which model dir a
-rewrite runs with, what `hello` says about it, and switching.
+"""Which model answers (PROTOCOL.md `hello`, `models`, `rewrite`): which model dir a rewrite runs with,
+what `hello` says about it, and switching; the host (host/handlers.py, host/stdio.py) and `fantasma
+rewrite` call it.
 
-native_host/model_registry.py knows what is installed and what the `model` setting chose; only the host
-can tell that a chosen model fails to load. Then the embedded default answers, and `fallback` says why,
-in `hello` and in the rewrite's `reason`, until the chosen model's files change (the load cache in
-native_host/rewrite/models.py remembers the failure) or the user chooses again. Switching drops the
-old model's engine at once (`models.release_engines`), so its memory is free before the next rewrite.
+registry.py knows what is installed and what the `model` setting chose; only loading can tell that a
+chosen model fails to load. Then the embedded default answers, and `fallback` says why, in `hello` and
+in the rewrite's `reason`, until the chosen model's files change (the load cache, cache.py, remembers
+the failure) or the user chooses again. Switching drops the old model's engine at once
+(`cache.release_engines`), so its memory is free before the next rewrite.
 """
 
 from __future__ import annotations
@@ -14,62 +15,62 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from native_host import model_cost, model_registry, paths
-from native_host.rewrite import models
+from native_host import paths
+from native_host.models import cache, cost, registry
 
 # What the options page and `models` offer for a stronger rewriter (README "Use a stronger model").
 INSTALL_COMMAND = "fantasma setup --model Qwen/Qwen3.5-0.8B --use"
 
 
-def answering() -> model_registry.Active:
+def answering() -> registry.Active:
     """The model that answers now: the registry's choice, unless it failed to load in this host."""
-    active = model_registry.active()
+    active = registry.active()
     if active.model.embedded or active.fallback:
         return active
-    failure = models.load_failure(active.model.dir)
+    failure = cache.load_failure(active.model.dir)
     if not failure:
         return active
-    embedded = model_registry.describe(paths.default_model_dir(), embedded=True)
+    embedded = registry.describe(paths.default_model_dir(), embedded=True)
     why = f"the chosen model '{active.model.name}' failed to load ({failure}); the embedded model answers"
-    return model_registry.Active(embedded, active.chosen, why)
+    return registry.Active(embedded, active.chosen, why)
 
 
 def status() -> dict[str, Any]:
-    """`hello.model`: the load state of the answering model (models.model_status) and what it is."""
+    """`hello.model`: the load state of the answering model (cache.model_status) and what it is."""
     active = answering()
-    out = dict(models.model_status(active.model.dir))
+    out = dict(cache.model_status(active.model.dir))
     out.update(active.to_json())
-    # what a rewrite costs with it here (native_host/model_cost.py), for the popup
+    # what a rewrite costs with it here (cost.py), for the popup
     out["description"] = active.model.description
-    out["cost"] = model_cost.cost(active.model.name, active.model.install.get("installed_at"))
+    out["cost"] = cost.cost(active.model.name, active.model.install.get("installed_at"))
     return out
 
 
 def listing() -> dict[str, Any]:
     """The `models` reply: every installed model, which one answers, how to add a bigger one."""
     active = answering()
-    entries = [m.to_json(active=m.dir == active.model.dir) for m in model_registry.installed()]
+    entries = [m.to_json(active=m.dir == active.model.dir) for m in registry.installed()]
     return {"models": entries, "active": active.to_json(), "install_command": INSTALL_COMMAND}
 
 
 def choose(name: str | None) -> None:
     """Make `name` the active model (None: the embedded default) and drop every other warm engine.
-    model_registry.RegistryError when it is not installed or not usable."""
-    model = model_registry.use(name)
-    models.release_engines(keep=model.dir)
+    registry.RegistryError when it is not installed or not usable."""
+    model = registry.use(name)
+    cache.release_engines(keep=model.dir)
 
 
 def check(name: str | None) -> None:
     """settings.set's check of a `model` value, before anything is written."""
-    model_registry.check_usable(name)
+    registry.check_usable(name)
 
 
 def after_settings_change() -> None:
     """After a settings.set that changed `model`: only the answering model stays warm."""
-    models.release_engines(keep=answering().model.dir)
+    cache.release_engines(keep=answering().model.dir)
 
 
-def for_rewrite(threads: int | None, progress: Any) -> tuple[Path, str, model_registry.Active]:
+def for_rewrite(threads: int | None, progress: Any) -> tuple[Path, str, registry.Active]:
     """(model dir, note, answering model) for a rewrite that uses a model. The chosen model is loaded
     here first (the pipeline then finds it warm); when it fails, the embedded default answers and the
     note, for the reply's `reason`, says why."""
@@ -78,25 +79,25 @@ def for_rewrite(threads: int | None, progress: Any) -> tuple[Path, str, model_re
         return active.model.dir, active.fallback, active
     progress("load_model", 0.05, f"loading the model {active.model.name}")
     try:
-        models.get_engine(active.model.dir, threads=threads)
-    except models.ModelUnavailable as exc:
-        embedded = model_registry.describe(paths.default_model_dir(), embedded=True)
+        cache.get_engine(active.model.dir, threads=threads)
+    except cache.ModelUnavailable as exc:
+        embedded = registry.describe(paths.default_model_dir(), embedded=True)
         note = f"the chosen model '{active.model.name}' failed to load ({exc}); the embedded model answered"
-        return embedded.dir, note, model_registry.Active(embedded, active.chosen, note)
+        return embedded.dir, note, registry.Active(embedded, active.chosen, note)
     return active.model.dir, "", active
 
 
 def preload(threads: int | None) -> None:
     """At host start: load the chosen model and the embedder before the first rewrite asks (issue 39: the
     0.8B shape's load was ~11 s of its first rewrite). Run in its own thread; a rewrite that comes
-    meanwhile waits for the same load (models.py, one loader per dir). The embedded default is left lazy:
+    meanwhile waits for the same load (cache.py, one loader per dir). The embedded default is left lazy:
     it loads in about a second, and a user who only rewrites `light` never needs it. A failure is left
     to the first rewrite, which falls back and says why."""
     active = answering()
     if active.model.embedded:
         return
     try:
-        models.get_engine(active.model.dir, threads=threads)
-        models.get_embedder(None, threads=threads)
-    except models.ModelUnavailable as exc:
+        cache.get_engine(active.model.dir, threads=threads)
+        cache.get_embedder(None, threads=threads)
+    except cache.ModelUnavailable as exc:
         logging.getLogger("native_host.host").warning("preloading %s failed: %s", active.model.name, exc)

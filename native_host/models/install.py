@@ -1,4 +1,5 @@
-"""`fantasma setup --model SPEC [--name NAME] [--use] [--adapter FILE] [--force]`: install a model.
+"""Installing another model: what `fantasma setup --model SPEC [--name NAME] [--use] [--adapter FILE]
+[--force]` does (the command, native_host/commands/setup.py, only prints and sets the exit status).
 
 SPEC is a hub id (`Qwen/Qwen3.5-0.8B`, or `owner/name/file.gguf`), a local Hugging Face checkpoint dir,
 or a GGUF file. The model is exported int4 into the per-user models dir and proved before anything
@@ -14,20 +15,18 @@ else changes:
 
 Every expected failure (offline with nothing cached, a gated or missing repo, an unsupported
 architecture, a truncated or corrupt download, a corrupt adapter, too little disk, a model that does not
-run) is one line and exit status 2 (cli.main prints InstallError like any InputError). Nothing is
-renamed into place before the check passed and the setting changes only after, so the model that was
-active stays active, whole.
+run) is an InstallError of one line (the command prints it, exit status 2). Nothing is renamed into
+place before the check passed and the setting changes only after, so the model that was active stays
+active, whole.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import gc
 import json
 import os
 import shutil
-import sys
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,8 +34,8 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
-from native_host import __version__, model_registry, paths
-from native_host.commands._io import InputError, storage, storage_error
+from native_host import __version__, paths
+from native_host.models import registry
 
 CHECK_TOKENS = 24  # generated at install (eos held off) to prove the model runs and time its decoding
 CHECK_PROMPT = "Rewrite in plain words: the meeting has been moved to Friday afternoon."
@@ -47,8 +46,8 @@ OUTPUT_PER_SAFETENSORS_BYTE = 0.35
 OUTPUT_PER_GGUF_BYTE = 1.3
 
 
-class InstallError(InputError):
-    """One line for the user; exit status 2."""
+class InstallError(ValueError):
+    """One line for the user (the command exits with status 2)."""
 
 
 @dataclass(frozen=True)
@@ -70,37 +69,12 @@ class Adapter:
     checked: bool  # its sha256 matched a manifest (False: no manifest to check against)
 
 
-# --- the command -------------------------------------------------------------------------------------
-
-
-def say(line: str) -> None:
-    print(line, flush=True)
-
-
-def run(args: argparse.Namespace) -> int:
-    adapter = load_adapter(Path(args.adapter).expanduser()) if args.adapter else None
-    if adapter is not None and not adapter.checked:
-        say(f"note: {adapter.file} has no manifest beside it to check its sha256 against; recorded as is")
-    try:
-        model = install(args.model, args.name, adapter, force=args.force, say=say)
-    except OSError as exc:  # a full disk past the estimate, a read-only or foreign models dir
-        full = storage_error(f"install {args.model} into {paths.models_dir()}", exc)
-        if full is None:
-            raise
-        raise full from exc
-    if args.use:
-        with storage(f"make {model.name} the active model (settings in {paths.config_dir()})"):
-            model_registry.use(model.name)
-        say(f"active: {model.name}; the host rewrites with it from its next rewrite")
-    elif model_registry.chosen_name() != model.name:
-        say(f"to rewrite with it: fantasma models use {model.name}")
-    for line in _support_lines():
-        say(line)
-    return 0
+# --- the install ---------------------------------------------------------------------------------
 
 
 def install(spec: str, name: str | None, adapter: Adapter | None, force: bool = False, say=print):
-    """Install SPEC as NAME (default: made from SPEC); returns its model_registry.InstalledModel."""
+    """Install SPEC as NAME (default: made from SPEC), telling each stage to `say`; returns its
+    registry.InstalledModel."""
     from export import hub
 
     models_root = paths.models_dir()
@@ -110,12 +84,12 @@ def install(spec: str, name: str | None, adapter: Adapter | None, force: bool = 
         architecture = _architecture(source.path)
         target = _target(name or _default_name(source, adapter))
         if _already(target, source, adapter, force, say):
-            return model_registry.describe(target)
+            return registry.describe(target)
         check_disk([(models_root, _output_bytes(source.files, adapter))])
     elif hub.looks_like_hub_id(spec):
         source, architecture, target = _hub_source(spec, name, adapter, force, say)
         if source is None:  # already installed
-            return model_registry.describe(target)
+            return registry.describe(target)
     else:
         raise InstallError(f"{spec}: no such file or directory, and not a hub id (owner/name)")
     say(f"{target.name}: {_describe_source(source)} ({architecture})")
@@ -150,7 +124,7 @@ def _hub_source(spec: str, name: str | None, adapter: Adapter | None, force: boo
 
     repo_id, gguf_file = hub.split_id(spec)
     stem = Path(gguf_file).stem if gguf_file else repo_id.split("/")[1]
-    target = _target(name or model_registry.default_name(stem, adapter.lora.sha256 if adapter else None))
+    target = _target(name or registry.default_name(stem, adapter.lora.sha256 if adapter else None))
     try:
         config_dir = hub.fetch_config(spec)
         architecture = _architecture(config_dir) if config_dir is not None else ""
@@ -196,13 +170,13 @@ def _describe_source(source: Source) -> str:
 
 
 def _default_name(source: Source, adapter: Adapter | None) -> str:
-    return model_registry.default_name(source.stem, adapter.lora.sha256 if adapter else None)
+    return registry.default_name(source.stem, adapter.lora.sha256 if adapter else None)
 
 
 def _target(name: str) -> Path:
     try:
-        model_registry.check_new_name(name)
-    except model_registry.RegistryError as exc:
+        registry.check_new_name(name)
+    except registry.RegistryError as exc:
         raise InstallError(str(exc)) from None
     return paths.models_dir() / name
 
@@ -212,10 +186,10 @@ def _already(target: Path, source: Source, adapter: Adapter | None, force: bool,
     unless --force."""
     if not target.exists() or force:
         return False
-    record = model_registry.describe(target).install
+    record = registry.describe(target).install
     same_source = (record.get("source") or {}).get("spec") == source.spec
     same_adapter = (record.get("adapter") or {}).get("sha256") == (adapter.lora.sha256 if adapter else None)
-    if same_source and same_adapter and not model_registry.describe(target).problem:
+    if same_source and same_adapter and not registry.describe(target).problem:
         say(f"{target.name}: already installed from {source.spec} in {target} (--force exports it again)")
         return True
     raise InstallError(
@@ -277,14 +251,14 @@ def check_disk(needs: list[tuple[Path, int]], margin: int = DISK_MARGIN) -> None
         by_device[device] = (
             mount,
             total + size,
-            [*parts, f"{model_registry.human_bytes(size)} in {directory}"],
+            [*parts, f"{registry.human_bytes(size)} in {directory}"],
         )
     for where, total, parts in by_device.values():
         free = shutil.disk_usage(where).free
         if total + margin > free:
             raise InstallError(
-                f"not enough disk space: the install needs {model_registry.human_bytes(total)} "
-                f"({', '.join(parts)}) and {model_registry.human_bytes(free)} is free there; free some space "
+                f"not enough disk space: the install needs {registry.human_bytes(total)} "
+                f"({', '.join(parts)}) and {registry.human_bytes(free)} is free there; free some space "
                 "(or point HF_HOME / FANTASMA_HOME elsewhere)"
             )
 
@@ -318,8 +292,10 @@ def _export_and_place(
             else:
                 export_merged(source.path, staging, adapter.lora, options)
         except (ExportError, AdapterError) as exc:
-            full = storage_error(f"export {source.spec} into {root}", exc)
-            raise full or InstallError(f"export failed: {exc}") from None
+            full = paths.storage_failure(exc)  # a full disk, a read-only dir: worded as commands/_io.py does
+            raise InstallError(
+                f"cannot export {source.spec} into {root}: {full}" if full else f"export failed: {exc}"
+            ) from None
         finally:
             progress.close()
         export_s = time.perf_counter() - started
@@ -330,16 +306,14 @@ def _export_and_place(
                 "model?); install its instruction-tuned (chat) version"
             )
         size = sum(p.stat().st_size for p in staging.rglob("*") if p.is_file())
-        say(
-            f"exported int4 (block {precision.block_size}) in {export_s:.1f} s: {model_registry.human_bytes(size)}"
-        )
+        say(f"exported int4 (block {precision.block_size}) in {export_s:.1f} s: {registry.human_bytes(size)}")
         check = prove(staging)
         say(
             f"checked: loads in {check['load_s']:.1f} s, decodes {check['decode_tokens_per_s']:.1f} tokens/s "
             f"on this machine ({check['threads']} threads)"
         )
         record = provenance(source, architecture, adapter, precision, check, export_s, files)
-        (staging / model_registry.INSTALL_FILE).write_text(
+        (staging / registry.INSTALL_FILE).write_text(
             json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
         _place(staging, target)
@@ -349,10 +323,10 @@ def _export_and_place(
         from native_host.engine import Engine
 
         Engine.prepare(target)
-    model = model_registry.describe(target)
-    params = f", {model_registry.human_count(model.parameters)} parameters" if model.parameters else ""
+    model = registry.describe(target)
+    params = f", {registry.human_count(model.parameters)} parameters" if model.parameters else ""
     say(
-        f"installed {model.name} in {target}: {model.layers}{params}, {model_registry.human_bytes(model.size_bytes)}"
+        f"installed {model.name} in {target}: {model.layers}{params}, {registry.human_bytes(model.size_bytes)}"
     )
     return model
 
@@ -458,10 +432,10 @@ def _place(staging: Path, target: Path) -> None:
     shutil.rmtree(retired, ignore_errors=True)
 
 
-def _support_lines() -> list[str]:
+def support_lines() -> list[str]:
     """The meaning embedder every rewrite needs, set up when missing (seconds); a note when the embedded
     default, which every fallback uses, is not set up."""
-    from native_host.commands._steps import EMBEDDER_STEP, run_step
+    from native_host.models.embedded import EMBEDDER_STEP, run_step
 
     lines = []
     if not EMBEDDER_STEP.ready(EMBEDDER_STEP.target()):
@@ -469,18 +443,6 @@ def _support_lines() -> list[str]:
             lines.append(run_step(EMBEDDER_STEP, False))
         except Exception as exc:
             lines.append(f"note: the meaning embedder could not be set up ({exc}); run: fantasma setup")
-    if model_registry.describe(paths.default_model_dir(), embedded=True).problem:
+    if registry.describe(paths.default_model_dir(), embedded=True).problem:
         lines.append("note: the embedded default model (the fallback) is not set up yet; run: fantasma setup")
     return lines
-
-
-def refuse_without_model(args: argparse.Namespace) -> None:
-    """--name, --use and --adapter belong to --model."""
-    given = [
-        flag
-        for flag, value in (("--name", args.name), ("--use", args.use), ("--adapter", args.adapter))
-        if value
-    ]
-    if given and not args.model:
-        print(f"fantasma setup: {', '.join(given)}: only with --model SPEC", file=sys.stderr)
-        raise SystemExit(2)

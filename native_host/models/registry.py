@@ -4,17 +4,16 @@ The per-user models dir (`paths.models_dir()`) holds one model dir per name (doc
 the embedded default (`paths.default_model_dir()`, made by `fantasma setup`) and any that `fantasma
 setup --model SPEC` installed, each of those with its provenance in `fantasma_install.json`. The
 `model` setting names the active one; null means the embedded default. This module is the one place
-that reads both: `fantasma models` lists and switches through it, the host reports the active model in
-`hello`, answers `models`, and takes every rewrite's model dir from `active()`.
+that reads both: `fantasma models` lists and switches through it, and the host (through choice.py)
+reports the active model in `hello`, answers `models`, and takes every rewrite's model dir from it.
 
 A chosen model that is gone, or whose dir is no longer a model dir, is not an error: the embedded
 default answers and `Active.fallback` says why (the host shows it). A model that is installed but fails
-to load is the host's to notice (native_host/host/handlers.py), since only loading can tell.
+to load is noticed by choice.py, from the load cache (cache.py), since only loading can tell.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -22,7 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from native_host import model_cost, paths, settings
+from native_host import paths, settings
+from native_host.json_file import read_object_or_empty
+from native_host.models import cost
 
 INSTALL_FILE = "fantasma_install.json"  # provenance, written by `fantasma setup --model`
 META_FILE = "fantasma_model.json"
@@ -147,7 +148,7 @@ class InstalledModel:
             "decode_tokens_per_s": self.decode_tokens_per_s,
             "speed_note": self.speed_note or None,
             "description": self.description,
-            "cost": model_cost.cost(self.name, self.install.get("installed_at")),
+            "cost": cost.cost(self.name, self.install.get("installed_at")),
             "installed_at": self.install.get("installed_at"),
         }
 
@@ -185,14 +186,6 @@ def embedded_name() -> str:
     return paths.default_model_dir().name
 
 
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
 def _dir_size(directory: Path) -> int:
     total = 0
     for path in directory.rglob("*"):
@@ -213,7 +206,7 @@ def describe(directory: Path, embedded: bool = False) -> InstalledModel:
     try:
         meta = read_meta(directory)
     except ModelDirError as exc:
-        meta, problem = _read_json(directory / META_FILE), str(exc)
+        meta, problem = read_object_or_empty(directory / META_FILE), str(exc)
     if not problem:
         missing = [f for f in ("model.onnx", "tokenizer.json") if not (directory / f).is_file()]
         if missing:
@@ -221,7 +214,7 @@ def describe(directory: Path, embedded: bool = False) -> InstalledModel:
     if embedded and not directory.exists():
         problem = "not set up yet; run: fantasma setup"
     size = _dir_size(directory) if directory.exists() else 0
-    install = {} if embedded else _read_json(directory / INSTALL_FILE)
+    install = {} if embedded else read_object_or_empty(directory / INSTALL_FILE)
     return InstalledModel(directory.name, directory, embedded, problem, meta, install, size)
 
 
