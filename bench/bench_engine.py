@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO))
 from native_host import paths  # noqa: E402
 from native_host.engine import Engine, GenerationOptions  # noqa: E402
 from native_host.engine.engine import log_softmax  # noqa: E402
-from tests.engine.paragraphs import CORPORA  # noqa: E402
+from native_host.eval.texts import CORPORA  # noqa: E402
 
 
 def default_model(tmp: Path) -> Path:
