@@ -275,7 +275,7 @@ class Graph:
         """RMSNorm of each of `heads` equal slices of the last axis of x [..., heads * dim], weight [dim].
 
         One BranchwiseRMSNorm on the flat tensor: bit-identical to Reshape [.., heads, dim] ->
-        SimplifiedLayerNormalization -> Reshape back (tests/export/test_head_rms_norm.py), and two
+        SimplifiedLayerNormalization -> Reshape back (tests/engine/test_head_norm_graph.py), and two
         nodes fewer; a decode step of the Qwen3.5-0.8B shape runs ~600 nodes, each costing ~5 us of
         dispatch besides its kernel (docs/engine.md, "Decode")."""
         scale = self.initializer(name, weight.astype(np.float32))
