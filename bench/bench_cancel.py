@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.host.hostproc import HostProcess, host_env  # noqa: E402
+from native_host.host.client import HostProcess, host_env  # noqa: E402
 
 SLEEP_S = 60  # the cancellable test job runs this long unless stopped
 NEUTRALIZE_BYTES = 512 * 1024
@@ -68,7 +68,7 @@ def eof_exit_s(env: dict[str, str]) -> float:
 
 def neutralize_cancel(env: dict[str, str]) -> tuple[float, float]:
     """(seconds from the cancel to its reply, seconds of the whole job)."""
-    from tests.style.test_neutralize_scaling import chat_text
+    from native_host.eval.texts import chat_text
 
     text = chat_text(NEUTRALIZE_BYTES, seed=5)
     with HostProcess(env=env) as host:

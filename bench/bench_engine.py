@@ -30,8 +30,8 @@ sys.path.insert(0, str(REPO))
 
 from native_host import paths  # noqa: E402
 from native_host.engine import Engine, GenerationOptions  # noqa: E402
-from native_host.engine.engine import _log_softmax  # noqa: E402
-from tests.engine.paragraphs import CORPORA  # noqa: E402
+from native_host.engine.engine import log_softmax  # noqa: E402
+from native_host.eval.texts import CORPORA  # noqa: E402
 
 
 def default_model(tmp: Path) -> Path:
@@ -96,16 +96,18 @@ def scoring_rates(engine: Engine, rounds: int) -> tuple[int, float, dict[str, fl
     engine.warm_prefix(prefix)
 
     def plain_passes() -> None:
-        cached = engine._prefixes[tuple(prefix)]
+        cached = engine.prefix_states(prefix)
+        assert cached is not None
         for ids in sentences:
             states = runner.to_buffers(cached, len(prefix) + len(ids))
             logits, _ = runner.forward(np.array([ids[:-1]]), states, keep=len(ids) - 1)
-            table = _log_softmax(logits[0])  # the same per-position work Engine.score does
+            table = log_softmax(logits[0])  # the same per-position work Engine.score does
             table[np.arange(len(ids) - 1), ids[1:]].astype(np.float32)
 
     def one_position_per_pass() -> None:
         """The batch GroupQueryAttention allows after a past: every row one token per pass."""
-        cached = engine._prefixes[tuple(prefix)]
+        cached = engine.prefix_states(prefix)
+        assert cached is not None
         longest = max(len(ids) for ids in sentences)
         tokens = np.full((len(sentences), longest), engine.pad_token_id, dtype=np.int64)
         for row, ids in enumerate(sentences):
@@ -113,7 +115,7 @@ def scoring_rates(engine: Engine, rounds: int) -> tuple[int, float, dict[str, fl
         states = runner.to_buffers(cached, len(prefix) + longest, len(sentences))
         for j in range(longest - 1):
             logits, states = runner.forward(tokens[:, j : j + 1], states, keep=1, pad=False)
-            _log_softmax(logits[:, -1])[np.arange(len(sentences)), tokens[:, j + 1]]
+            log_softmax(logits[:, -1])[np.arange(len(sentences)), tokens[:, j + 1]]
 
     methods = {
         "Engine.score (one call)": lambda: engine.score(prefix, sentences),

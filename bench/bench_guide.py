@@ -73,7 +73,7 @@ def over_pipes(text: str, samples: list[str], edits: int) -> tuple[float, list[f
     `profile.add` in a scratch FANTASMA_HOME): what the composer waits for, request to reply."""
     import tempfile
 
-    from tests.host.hostproc import HostProcess, host_env
+    from native_host.host.client import HostProcess, host_env
 
     spans = sentence_spans(text)
     _, end = spans[len(spans) // 2]

@@ -24,7 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.host.hostproc import HostProcess, host_env  # noqa: E402
+from native_host.host.client import HostProcess, host_env  # noqa: E402
 
 # Markers the neutralizer cannot remove (pet phrases), so the rewrite takes the LLM path.
 LLM_TEXT = (

@@ -38,7 +38,7 @@ CPU share is the steadier one):
   deliverable 3 gives: since it is in, the product path hits already and this variant saves nothing);
   its share = the seconds it saves;
 - batch: the sampled candidates of all windows as one batch instead of one batch per window: measured on
-  the engine alone (`_sample_batch` of r rows, k times, against one of k·r rows, same steps), its share =
+  the engine alone (`sample_batch` of r rows, k times, against one of k·r rows, same steps), its share =
   the sampled decode seconds times the saving;
 - windows: the product path picks, in `medium`, only the sentences the identifiability search says matter
   (llm_windows.select_pieces); the variant gives the restructuring model every sentence again;
@@ -116,7 +116,7 @@ class EngineCalls:
         self.engine = engine
         self.prompts: list[list[int]] = []
         self.reset()
-        generate, sample_batch, score = engine.generate, engine._sample_batch, engine.score
+        generate, sample_batch, score = engine.generate, engine.sample_batch, engine.score
 
         def timed_generate(prompt_ids: list[int], options: Any = None, *args: Any, **kwargs: Any) -> Any:
             result = generate(prompt_ids, options, *args, **kwargs)
@@ -136,7 +136,7 @@ class EngineCalls:
             finally:
                 self.sums["score_s"] += time.perf_counter() - started
 
-        engine.generate, engine._sample_batch, engine.score = timed_generate, timed_sample_batch, timed_score
+        engine.generate, engine.sample_batch, engine.score = timed_generate, timed_sample_batch, timed_score
 
     def reset(self) -> None:
         self.sums = dict.fromkeys(self.KEYS, 0.0)
@@ -189,12 +189,12 @@ def sampled_batch_saving(engine: Any, rows_per_window: int, windows: int, steps:
         GenerationOptions(max_new_tokens=steps, greedy=False, temperature=0.7, seed=i)
         for i in range(rows_per_window * windows)
     ]
-    engine._sample_batch(prompt, options[:rows_per_window])  # warm the batch shapes
+    engine.sample_batch(prompt, options[:rows_per_window])  # warm the batch shapes
 
     def timed(batches: list[list[Any]]) -> tuple[float, float]:
         started, cpu = time.perf_counter(), time.process_time()
         for batch in batches:
-            engine._sample_batch(prompt, batch)
+            engine.sample_batch(prompt, batch)
         return time.perf_counter() - started, time.process_time() - cpu
 
     split = [options[w * rows_per_window : (w + 1) * rows_per_window] for w in range(windows)]

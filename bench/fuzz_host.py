@@ -18,7 +18,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.host.fuzzing import run_fuzz  # noqa: E402
+from native_host.host.fuzz import run_fuzz  # noqa: E402
 
 AVERAGE_BATCH = 4.0  # frames per hypothesis example (lists of 1-8; measured ~4.15)
 

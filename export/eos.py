@@ -8,7 +8,7 @@ A chat model's turn can end on a token its config does not name: Qwen/Qwen3.5-0.
 (248046), named only by tokenizer_config.json's `eos_token` and by the chat template. So the eos ids are
 the union of what the checkpoint declares (config.json, its text_config, generation_config.json,
 tokenizer_config.json's `eos_token`; a GGUF's eos and eot ids) and the token the chat template writes
-after an assistant message (native_host/engine/text.end_of_turn_token, found by rendering, not by name).
+after an assistant message (native_host/model_format.end_of_turn_token, found by rendering, not by name).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 from tokenizers import Tokenizer
 
-from native_host.engine.text import end_of_turn_token, template_switches
+from native_host.model_format import end_of_turn_token, template_switches
 
 TEMPLATE_SOURCE = "chat_template end of turn"
 

@@ -207,20 +207,21 @@ class Graph:
                 data = self.initializer(f"{name}.int4", qw.packed.reshape(vocab, -1))
                 scales = self.initializer(f"{name}.scales", qw.scales)
                 zps = self.initializer(f"{name}.zero_points", qw.zero_points)
-                rows = self.ms(
-                    "GatherBlockQuantized",
-                    [data, ids, scales, zps],
-                    gather_axis=0,
-                    quantize_axis=1,
-                    block_size=precision.block_size,
-                    bits=4,
-                )
-                return self._unpad_rows(rows, qw.k, precision.block_size)
+                return self._gather_int4_rows(data, ids, scales, zps, qw.k, precision.block_size)
             return self.op("Gather", [self.initializer(name, table.astype(np.float32)), ids], axis=0)
 
-    def _unpad_rows(self, rows: str, k: int, block_size: int) -> str:
-        """GatherBlockQuantized returns whole blocks: when the hidden size is not a multiple of the
-        block size, its rows carry the zero padding quantize_int4 added; cut them back to `k`."""
+    def _gather_int4_rows(self, data: str, ids: str, scales: str, zps: str, k: int, block_size: int) -> str:
+        """The rows `ids` of an int4 table [N, K/2] (scales and zero points [N, blocks]), dequantized.
+        GatherBlockQuantized returns whole blocks: when the hidden size is not a multiple of the block
+        size, its rows carry the zero padding quantize_int4 added; they are cut back to `k`."""
+        rows = self.ms(
+            "GatherBlockQuantized",
+            [data, ids, scales, zps],
+            gather_axis=0,
+            quantize_axis=1,
+            block_size=block_size,
+            bits=4,
+        )
         if k % block_size == 0:
             return rows
         return self.op(
@@ -249,15 +250,7 @@ class Graph:
             data = self.op("Reshape", [b_init, self.const([n, -1], np.int64)])
             scales = self.op("Reshape", [s_init, self.const([n, n_blocks], np.int64)])
             zps = self.op("Reshape", [z_init, self.const([n, -1], np.int64)])
-            embedded = self.ms(
-                "GatherBlockQuantized",
-                [data, ids, scales, zps],
-                gather_axis=0,
-                quantize_axis=1,
-                block_size=precision.block_size,
-                bits=4,
-            )
-            embedded = self._unpad_rows(embedded, k, precision.block_size)
+            embedded = self._gather_int4_rows(data, ids, scales, zps, k, precision.block_size)
 
         def head(x: str) -> str:
             with self.scope("lm_head"):
@@ -282,7 +275,7 @@ class Graph:
         """RMSNorm of each of `heads` equal slices of the last axis of x [..., heads * dim], weight [dim].
 
         One BranchwiseRMSNorm on the flat tensor: bit-identical to Reshape [.., heads, dim] ->
-        SimplifiedLayerNormalization -> Reshape back (tests/export/test_head_rms_norm.py), and two
+        SimplifiedLayerNormalization -> Reshape back (tests/engine/test_head_norm_graph.py), and two
         nodes fewer; a decode step of the Qwen3.5-0.8B shape runs ~600 nodes, each costing ~5 us of
         dispatch besides its kernel (docs/engine.md, "Decode")."""
         scale = self.initializer(name, weight.astype(np.float32))

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from native_host.model_format import SAMPLING_KEYS
+
 _DTYPES: dict[str, np.dtype] = {
     "F32": np.dtype("<f4"),
     "F16": np.dtype("<f2"),
@@ -155,8 +157,6 @@ class HFCheckpoint:
     def sampling_settings(self) -> dict[str, Any]:
         """The sampling keys generation_config.json sets (do_sample, temperature, top_p, ...), as a model
         dir records them (`generation_config`; native_host/engine/sampling.py reads them)."""
-        from native_host.engine.sampling import SAMPLING_KEYS
-
         generation = self.generation_config()
         return {key: generation[key] for key in SAMPLING_KEYS if key in generation}
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from native_host.json_file import JsonFileError, read_object
+from native_host.model_format import template_switches
 
 if TYPE_CHECKING:
     import tokenizers
@@ -100,8 +101,6 @@ def write_model_dir(
 ) -> Path:
     """Write the three parts of a model dir into `out_dir` (created if needed); returns it."""
     out = Path(out_dir)
-    from native_host.engine.text import template_switches
-
     meta = {"format_version": FORMAT_VERSION, **meta}
     meta.setdefault("io", dict(DEFAULT_IO))
     meta.setdefault("chat_template_kwargs", template_switches(meta.get("chat_template") or ""))

@@ -55,8 +55,8 @@ def chunks(corpora: tuple[str, ...], per_author: int) -> list[tuple[str, str]]:
 def fingerprints(home: Path, corpora: tuple[str, ...], per_author: int, llm_windows: bool) -> dict[str, str]:
     import os
 
+    from native_host.host.client import HostProcess, host_env
     from native_host.rewrite.edits import propose
-    from tests.host.hostproc import HostProcess, host_env
 
     texts = chunks(corpora, per_author)
     out: dict[str, str] = {}

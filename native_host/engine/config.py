@@ -10,7 +10,7 @@ from typing import Any
 from tokenizers import Tokenizer
 
 from native_host.engine.errors import ModelDirError
-from native_host.engine.text import end_of_turn_token, template_switches
+from native_host.model_format import end_of_turn_token, template_switches
 
 FORMAT_VERSION = 1
 STATE_KINDS = ("key", "value", "conv", "recurrent")
@@ -109,7 +109,7 @@ def read_config(model_dir: Path) -> tuple[dict[str, Any], list[StateSpec]]:
 def add_end_of_turn(config: dict[str, Any], tokenizer: Tokenizer) -> dict[str, Any]:
     """A model dir written before the exporters recorded `eos_token_sources` may lack the token its chat
     template ends a turn with (a Qwen3.5 dir named only `<|endoftext|>`): it is added here, found the way
-    the exporters find it (text.end_of_turn_token on the dir's own template and tokenizer), and recorded
+    the exporters find it (model_format.end_of_turn_token on the dir's own template and tokenizer), and recorded
     in the returned config's `eos_token_sources`. A dir with the key is returned as it is."""
     if "eos_token_sources" in config:
         return config

@@ -28,13 +28,8 @@ from native_host.engine.errors import EngineError, ModelDirError
 from native_host.engine.options import FinishReason, GenerationOptions, GenerationResult
 from native_host.engine.runner import Runner, States
 from native_host.engine.sampling import ModelSampling, Sampler, model_sampling
-from native_host.engine.text import (
-    THINK_CLOSE,
-    THINK_OPEN,
-    ChatTemplate,
-    IncrementalDetokenizer,
-    strip_thinking,
-)
+from native_host.engine.text import THINK_CLOSE, THINK_OPEN, IncrementalDetokenizer, strip_thinking
+from native_host.model_format import ChatTemplate, ChatTemplateError, ChatTemplateSourceError
 
 TokenCallback = Callable[[int, str], None]
 MAX_CACHED_PREFIXES = 4
@@ -268,10 +263,16 @@ class Engine:
             source = self.config.get("chat_template")
             if not source:
                 raise EngineError(f"{self.model_dir}: the model has no chat template; pass a raw prompt")
-            self._chat_template = ChatTemplate(
-                source, self._token_text(self.bos_token_id), self._token_text(min(self.eos_token_ids))
-            )
-        return self._chat_template.render(messages, add_generation_prompt, self.chat_switches)
+            try:
+                self._chat_template = ChatTemplate(
+                    source, self._token_text(self.bos_token_id), self._token_text(min(self.eos_token_ids))
+                )
+            except ChatTemplateSourceError as exc:
+                raise ModelDirError(str(exc)) from exc
+        try:
+            return self._chat_template.render(messages, add_generation_prompt, self.chat_switches)
+        except ChatTemplateError as exc:
+            raise EngineError(str(exc)) from exc
 
     @property
     def thinks(self) -> bool:
@@ -331,6 +332,11 @@ class Engine:
             if len(self._prefixes) >= MAX_CACHED_PREFIXES:
                 self._prefixes.pop(next(iter(self._prefixes)))
             self._prefixes[key] = states
+
+    def prefix_states(self, prefix_ids: list[int]) -> States | None:
+        """The states `warm_prefix(prefix_ids)` cached (None when they are not cached): what a prompt
+        that starts with these tokens continues from."""
+        return self._prefixes.get(tuple(int(i) for i in prefix_ids))
 
     def clear_prefixes(self) -> None:
         self._prefixes.clear()
@@ -410,7 +416,7 @@ class Engine:
             first_logits, prefix_states = self._prefill(
                 prefix, GenerationOptions(reuse_prefix=True), _Stats(), capacity
             )
-            first = _log_softmax(first_logits[None])[0]
+            first = log_softmax(first_logits[None])[0]
             # logits, their log-softmax and a temporary per position
             piece = max(1, SCORE_MEMORY_BYTES // (12 * vocab))
             for index, row in enumerate(rows):
@@ -431,7 +437,7 @@ class Engine:
             fed = row[start : min(start + piece, len(row) - 1)]
             logits, states = self.runner.forward(np.array([fed]), states, keep=len(fed))
             targets = row[start + 1 : start + 1 + len(fed)]
-            scores[start + 1 : start + 1 + len(fed)] = _log_softmax(logits[0])[np.arange(len(fed)), targets]
+            scores[start + 1 : start + 1 + len(fed)] = log_softmax(logits[0])[np.arange(len(fed)), targets]
         return scores
 
     def score_texts(self, texts: list[str], prefix: str = "") -> list[np.ndarray]:
@@ -585,7 +591,7 @@ class Engine:
     ) -> list[GenerationResult]:
         """N candidates for one prompt; `on_token(candidate_index, token_id, piece)` streams every row.
 
-        Sampled candidates are decoded as one batch (`_sample_batch`), so each weight read serves all
+        Sampled candidates are decoded as one batch (`sample_batch`), so each weight read serves all
         of them. Greedy candidates are deterministic: each distinct greedy option set is decoded once,
         alone, with speculation and prefix reuse (faster than a batch row, and on the same numeric path as
         plain greedy decoding), and its result is given to every row that asked for it.
@@ -614,7 +620,7 @@ class Engine:
             for row in rows:
                 results[row] = replace(result, token_ids=list(result.token_ids), timings=dict(result.timings))
         if sampled_rows:
-            sampled = self._sample_batch(
+            sampled = self.sample_batch(
                 prompt_ids,
                 [options_list[row] for row in sampled_rows],
                 on_token=None
@@ -627,7 +633,7 @@ class Engine:
         # a greedy option set not started because of a cancel: an empty, cancelled result
         return [r or GenerationResult([], "", "cancelled", len(prompt_ids), {}) for r in results]
 
-    def _sample_batch(
+    def sample_batch(
         self,
         prompt_ids: list[int],
         options_list: list[GenerationOptions],
@@ -715,7 +721,7 @@ class Engine:
         return [s.result(len(prompt), dict(timings)) for s in streams]
 
 
-def _log_softmax(logits: np.ndarray) -> np.ndarray:
+def log_softmax(logits: np.ndarray) -> np.ndarray:
     """log-softmax over the last axis, in float32 (rows of a vocabulary-wide logits array)."""
     logits = np.asarray(logits, dtype=np.float32)
     shifted = logits - logits.max(axis=-1, keepdims=True)

@@ -12,12 +12,11 @@ from typing import Any
 import numpy as np
 
 from native_host.engine.options import GenerationOptions
+from native_host.model_format import SAMPLING_KEYS
 
 # Per architecture, the settings the model cards recommend (each row names its card); see the file's
 # own "about" and docs/engine.md "The model's own sampling".
 CARD_TABLE = Path(__file__).with_name("sampling_cards.json")
-# The generation_config.json keys a model dir records (fantasma_model.json `generation_config`).
-SAMPLING_KEYS = ("do_sample", "temperature", "top_p", "top_k", "presence_penalty", "repetition_penalty")
 
 
 @dataclass(frozen=True)

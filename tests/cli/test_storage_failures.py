@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from native_host import paths
+from native_host.host.client import HostProcess, host_env
 from tests.checkpoints import REPO
-from tests.host.hostproc import HostProcess, host_env
 from tests.models.checkpoints import save_tiny_chat_llama
 
 SAMPLE = REPO / "examples" / "forum_post.txt"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from native_host.engine import EngineError, GenerationOptions
-from native_host.engine.text import ChatTemplate, IncrementalDetokenizer
+from native_host.engine.text import IncrementalDetokenizer
+from native_host.model_format import ChatTemplate, ChatTemplateError
 
 MIXED = "Voilà — naïve café, 日本語のテキスト, emoji 😀👍🏽 and 🇫🇷 flags. Ünïcödé!"
 
@@ -49,7 +50,7 @@ def test_chat_template_renders_and_raises_cleanly(engine):
         "</s>",
     )
     assert strict.render([{"role": "user", "content": "x"}]) == "<s>x</s>"
-    with pytest.raises(EngineError, match="first message must be user"):
+    with pytest.raises(ChatTemplateError, match="first message must be user"):
         strict.render([{"role": "system", "content": "x"}])
     with pytest.raises(EngineError, match="role"):
         engine.render_chat([{"content": "no role"}])
@@ -57,5 +58,5 @@ def test_chat_template_renders_and_raises_cleanly(engine):
 
 def test_template_cannot_reach_python_internals():
     template = ChatTemplate("{{ messages.__class__.__mro__[1].__subclasses__() }}", "", "")
-    with pytest.raises(EngineError):
+    with pytest.raises(ChatTemplateError):
         template.render([{"role": "user", "content": "x"}])

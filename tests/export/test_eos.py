@@ -1,4 +1,4 @@
-"""Where a turn ends (export/eos.py, native_host/engine/text.end_of_turn_token): a model dir's eos ids are
+"""Where a turn ends (export/eos.py, native_host/model_format.end_of_turn_token): a model dir's eos ids are
 the union of what the checkpoint declares and the token its chat template writes after an answer, each
 with where it came from; a model dir written before that gets the template's token at load.
 
@@ -17,7 +17,7 @@ from tokenizers import AddedToken, Tokenizer, models, pre_tokenizers
 from export.graph import Precision
 from export.registry import ExportOptions
 from native_host.engine import Engine
-from native_host.engine.text import end_of_turn_token
+from native_host.model_format import end_of_turn_token
 from tests.checkpoints import LLAMA3_TEMPLATE, save_tiny_smollm2_instruct
 from tests.models.checkpoints import ENDOFTEXT, IM_END, QWEN35_CHAT_TEMPLATE, cached_qwen35
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.host.hostproc import HostProcess
+from native_host.host.client import HostProcess
 
 
 @pytest.fixture

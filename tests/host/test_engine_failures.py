@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.host.hostproc import HostProcess, host_env
+from native_host.host.client import HostProcess, host_env
 from tests.host.test_host_llm import LLM_TEXTS
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.host.fuzzing import run_fuzz
+from native_host.host.fuzz import run_fuzz
 
 EXAMPLES = 490  # batches of 1-8 frames (~4.15 on average): about 2,000 frames
 

@@ -150,7 +150,7 @@ KEPT = ("https://example.org/plan", "Publius", "13")
 def test_alternatives_change_only_that_sentence_keep_protected_spans_and_lower_the_score(
     models_installed, hamilton
 ):
-    from tests.host.hostproc import HostProcess
+    from native_host.host.client import HostProcess
 
     text = " ".join([*PLAIN[:2], GUARDED, *PLAIN[2:]])
     with HostProcess() as host:

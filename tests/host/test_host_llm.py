@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.host.hostproc import HostProcess
+from native_host.host.client import HostProcess
 from tests.host.test_rewrite_reply import assert_marker_summary
 
 # Pet phrases the neutralizer leaves alone, so the pipeline has to use the language model. A 135M model

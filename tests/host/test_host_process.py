@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.host.hostproc import HEADER, SHORT_STALL_S, HostProcess, frame, host_env
+from native_host.host.client import HEADER, SHORT_STALL_S, HostProcess, frame, host_env
 
 SAMPLE = "Honestly, I realise the colour was off!!! Anyway... see you tomorrow :) — Jo"
 

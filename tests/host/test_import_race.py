@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tests.host.hostproc import HostProcess, frame
+from native_host.host.client import HostProcess, frame
 
 TRIES = 12
 TEXT = "Honestly, I realise the colour was off!!! Anyway... see you tomorrow :) — Jo. " * 20

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import time
 
-from tests.host.hostproc import HostProcess
-from tests.style.test_neutralize_scaling import chat_text
+from native_host.eval.texts import chat_text
+from native_host.host.client import HostProcess
 
 SIZE = 512 * 1024
 

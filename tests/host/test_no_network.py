@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from native_host.host.client import HostProcess, host_env
 from native_host.install import telemetry
-from tests.host.hostproc import HostProcess, host_env
 from tests.host.test_host_llm import LLM_TEXTS
 
 LINGER_S = 15.0  # the host stays open the way a browser keeps its port

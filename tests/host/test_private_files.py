@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from native_host import paths, settings
+from native_host.host.client import HostProcess
 from native_host.style.profile import Profile, load_profile
 from native_host.style.samples import default_rivals_path
-from tests.host.hostproc import HostProcess
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX mode bits (Windows ignores them)")
 

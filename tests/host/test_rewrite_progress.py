@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.host.hostproc import HostProcess, host_env
+from native_host.host.client import HostProcess, host_env
 
 TEXT = (
     "To be fair, the new bus timetable is a right mess. The number 12 bus now leaves the station every "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.host.hostproc import HostProcess, host_env
+from native_host.host.client import HostProcess, host_env
 
 SAMPLE = "Honestly, I realise the colour was off!!! Anyway... see you tomorrow :) — Jo. Gonna be gr8 tbh."
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from native_host import paths
+from native_host.host.client import REPO, HostProcess
 from native_host.style.population import default_population_path
 from native_host.style.samples import default_rivals_path, default_samples_path
-from tests.host.hostproc import REPO, HostProcess
 
 # Markers the light rewrite (the neutralizer) changes: British spelling, "!!!", "...", an emoticon.
 SAMPLE = "Honestly, I realise the colour was off!!! Anyway... see you tomorrow :) — Jo"

@@ -14,9 +14,9 @@ import sys
 import pytest
 
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+from native_host.host.client import REPO, HostProcess, host_env
 from native_host.rewrite import summary
 from tests.checkpoints import save_tiny_llama
-from tests.host.hostproc import REPO, HostProcess, host_env
 from tests.summary.test_words import assert_no_code, assert_plain
 
 SAMPLE = "Honestly, I realise the colour was off!!! Anyway... see you tomorrow :) — Jo. Gonna be gr8 tbh."

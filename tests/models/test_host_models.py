@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.host.hostproc import HostProcess
+from native_host.host.client import HostProcess
 from tests.host.test_settings_applied import host_from, package_without_population
 from tests.models.checkpoints import LLAMA_NAME, QWEN_NAME
 

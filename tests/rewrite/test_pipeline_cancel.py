@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import threading
 
+from native_host.eval.texts import chat_text
 from native_host.rewrite import RewriteOptions, rewrite
-from tests.style.test_neutralize_scaling import chat_text
 
 
 class SetAfterQueries(threading.Event):

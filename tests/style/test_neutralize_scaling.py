@@ -5,40 +5,19 @@ fix, 1 MiB of such text took minutes (each change rescanned the whole text for a
 from __future__ import annotations
 
 import itertools
-import random
 import time
 from collections.abc import Callable
 
 import pytest
 
+from native_host.eval.texts import chat_text
 from native_host.style import neutralize
 
-CHAT_LINES = (
-    "hey u there?? lol",
-    "yeah gonna be late tbh... sorry!!!",
-    "ok np :) see u at 5",
-    "I realise the colour is off, innit",
-    "wanna grab food after?? idk",
-    "Honestly... it's grand",
-    "omg that was SO funny haha",
-    "btw did u see https://example.com/a?b=c !!",
-)
 SMALL = 32 * 1024
 LARGE = 1024 * 1024
 # 32x the text may cost at most this many times 32x the CPU time (linear = 1; the old code was ~30 at
 # 200 KiB vs 10 KiB and grew without bound).
 RATIO_BOUND = 4.0
-
-
-def chat_text(n_chars: int, seed: int = 0) -> str:
-    rng = random.Random(seed)
-    lines: list[str] = []
-    size = 0
-    while size < n_chars:
-        line = rng.choice(CHAT_LINES)
-        lines.append(line)
-        size += len(line) + 1
-    return "\n".join(lines)
 
 
 # No stretch between two cancel checks may take more than this share of the whole 1 MiB job (the first

