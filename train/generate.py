@@ -205,7 +205,7 @@ def generate(
 
     from native_host import paths
     from native_host.engine import Engine
-    from native_host.rewrite.embedder import Embedder
+    from native_host.engine.embedder import Embedder
 
     done = {r["id"] for r in read_records(out_path)}
     todo = [w for w in windows if w.id not in done]

@@ -101,7 +101,7 @@ def preload_model() -> None:
         if model_registry.active().model.embedded:
             return
         import native_host.engine
-        import native_host.rewrite.embedder  # noqa: F401
+        import native_host.engine.embedder  # noqa: F401
 
         threads = settings.load_settings()["threads"]
     except Exception:  # a broken registry or settings file is the first request's to report

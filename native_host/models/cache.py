@@ -82,7 +82,7 @@ def _load(kind: str, directory: Path, threads: int | None) -> Any:
         from native_host.engine import Engine
 
         return Engine.load(directory, threads=threads)
-    from native_host.rewrite.embedder import Embedder
+    from native_host.engine.embedder import Embedder
 
     return Embedder(directory, threads=threads)
 

@@ -1,6 +1,6 @@
 """What rewrite/ asks of the models it runs, as types: the language model (`native_host.engine.Engine`),
 the fluency scorer (the same engine, or a judge model in train/select.py) and the meaning embedder
-(`rewrite/embedder.py`'s `Embedder`).
+(`engine/embedder.py`'s `Embedder`).
 
     llm_windows.py ─ LanguageModel: encode, render_chat, generate (+ score_texts)
     guards.py, search.py ─ FluencyScorer: score_texts (the fluency guard)
@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from native_host.engine import Engine
+    from native_host.engine.embedder import Embedder
     from native_host.engine.options import GenerationOptions, GenerationResult
-    from native_host.rewrite.embedder import Embedder
 
 
 class FluencyScorer(Protocol):

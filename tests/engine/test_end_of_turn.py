@@ -64,7 +64,7 @@ def test_fantasma_generate_stops_at_the_end_of_turn(scripted_dir):
 
 
 def test_the_rewrites_windows_finish_with_eos(scripted_dir, embedder_model_dir):
-    from native_host.rewrite.embedder import Embedder
+    from native_host.engine.embedder import Embedder
 
     engine = Recording(Engine.load(scripted_dir))
     embedder = Embedder(embedder_model_dir)

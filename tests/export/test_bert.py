@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from native_host import assets
-from native_host.rewrite.embedder import Embedder, EmbedderError
+from native_host.engine.embedder import Embedder, EmbedderError
 
 SENTENCES = [
     "Hello world.",

@@ -224,7 +224,7 @@ def test_similarity_threshold():
 
 
 def test_similarity_with_the_real_embedder(embedder_model_dir):
-    from native_host.rewrite.embedder import Embedder
+    from native_host.engine.embedder import Embedder
 
     embedder = Embedder(embedder_model_dir)
     source = "The meeting has been moved to Friday at noon because the room is booked on Thursday."

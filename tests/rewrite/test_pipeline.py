@@ -48,7 +48,7 @@ def _neutralized(text: str) -> str:
 
 @pytest.mark.slow
 def test_llm_windows_always_pass_every_guard(rewrite_model_dir, embedder_model_dir):
-    from native_host.rewrite.embedder import Embedder
+    from native_host.engine.embedder import Embedder
     from native_host.style import protected_spans
 
     embedder = Embedder(embedder_model_dir)
@@ -99,9 +99,9 @@ def test_progress_and_medium_strength(rewrite_model_dir, embedder_model_dir):
 
 
 def test_medium_searches_within_its_smaller_budget(rewrite_model_dir, embedder_model_dir):
+    from native_host.engine.embedder import Embedder
     from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
     from native_host.rewrite import search
-    from native_host.rewrite.embedder import Embedder
 
     split = split_corpus(find_corpus("federalist", load_manifest()), 3, 2, 2)
     text = split.test[0].text
@@ -314,7 +314,7 @@ def test_cancel_mid_run_keeps_done_parts_and_the_rest_neutralized(rewrite_model_
 
 
 def test_strong_search_reports_identifiability_and_passes_the_guards(rewrite_model_dir, embedder_model_dir):
-    from native_host.rewrite.embedder import Embedder
+    from native_host.engine.embedder import Embedder
     from native_host.style import protected_spans
 
     text = INPUTS[2] + " Whilst the States met upon the matter, the Congress waited."

@@ -54,7 +54,7 @@ def model_dir(request, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def embedder(embedder_model_dir):
-    from native_host.rewrite.embedder import Embedder
+    from native_host.engine.embedder import Embedder
 
     return Embedder(embedder_model_dir)
 

@@ -52,7 +52,7 @@ def every(text: str, word: str, replacement: str) -> list[Edit]:
 
 @pytest.fixture(scope="module")
 def checks(embedder_model_dir_module):
-    from native_host.rewrite.embedder import Embedder
+    from native_host.engine.embedder import Embedder
 
     return search.SearchChecks(Embedder(embedder_model_dir_module), None, count_markers=count_markers)
 
@@ -152,7 +152,7 @@ def test_search_never_returns_a_text_that_fails_a_guard(checks):
 
 def test_fluency_guard_drops_broken_edits_and_keeps_plain_ones(rewrite_model_dir, embedder_model_dir_module):
     from native_host import models
-    from native_host.rewrite.embedder import Embedder
+    from native_host.engine.embedder import Embedder
 
     engine = models.get_engine(rewrite_model_dir)
     checks = search.SearchChecks(Embedder(embedder_model_dir_module), engine, count_markers=count_markers)
@@ -170,7 +170,7 @@ def test_fluency_guard_drops_broken_edits_and_keeps_plain_ones(rewrite_model_dir
 
 
 def test_whole_text_check_reverts_the_edit_that_fails_it_not_the_weakest(embedder_model_dir_module):
-    from native_host.rewrite.embedder import Embedder
+    from native_host.engine.embedder import Embedder
 
     # a marker only the whole text shows (no single sentence is long enough to carry it)
     def whole_only(text: str) -> dict[str, int]:
