@@ -16,9 +16,7 @@ from typing import Any
 
 from native_host import model_cost, model_registry, paths
 from native_host.rewrite import models
-
-# What the options page and `models` offer for a stronger rewriter (README "Use a stronger model").
-INSTALL_COMMAND = "fantasma setup --model Qwen/Qwen3.5-0.8B --use"
+from native_host.wording import INSTALL_COMMAND  # what `models` offers for a stronger rewriter
 
 
 def answering() -> model_registry.Active:
