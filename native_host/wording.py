@@ -86,7 +86,9 @@ HABITS_NONE_REMOVED = "No habit removed, {after} left: {named}"
 HABITS_MORE = "{more} than before ({before} → {after}): {named}"
 HABITS_OTHERS = " and {others}"  # after the habits named, for the rest
 HABIT, MORE_HABIT, OTHER_KIND = "habit", "more habit", "other kind"  # nouns counted ("3 habits")
-# The level in words, no number (the card shows the number on demand).
+# The level in words, no number (the card shows the number on demand); BUT joins it to the habits when
+# habits were removed and the level did not fall.
+HEADLINE_AND, HEADLINE_BUT = ";", "; but"
 LINK_STILL = "the text {is_}still {now}"
 LINK_MOVED = " ({how}{which} than before)"  # which: LESS or MORE
 LESS, MORE = "less", "more"

@@ -71,7 +71,8 @@ def build(reply: dict[str, Any]) -> dict[str, Any]:
     else:
         removed = markers["after"] < markers["before"]
         better = figure["levels"][1] != figure["levels"][0] and figure["direction"] == "lower"
-        joint = "; but" if removed and not better and figure["levels"][1] != "unlikely" else ";"
+        but = removed and not better and figure["levels"][1] != "unlikely"
+        joint = wording.HEADLINE_BUT if but else wording.HEADLINE_AND
         headline += f"{joint} {_link_phrase(figure)}."
     if reply.get("cancelled"):
         headline = wording.STOPPED_PART_WAY + headline
