@@ -43,10 +43,11 @@ def step_neutralized(text: str, color: bool) -> str:
 def step_rewrite(text: str, color: bool) -> str:
     """The LLM rewrite (strong) with the default model; falls back to the neutralizer and says why."""
     from native_host.commands.rewrite import summary_text
-    from native_host.rewrite import RewriteOptions, rewrite, summary
+    from native_host.rewrite import RewriteOptions, rewrite
+    from native_host.rewrite.reply import build_reply
 
     result = rewrite(text, RewriteOptions(strength="strong"))
-    reply = summary.finish(result.to_json(), text, use_profile=True)  # what the page shows, in words
+    reply = build_reply(result, use_profile=True)  # what the page shows, in words
     llm = sum(1 for w in result.windows if w.path == "llm")
     lines = [
         result.text.rstrip("\n"),

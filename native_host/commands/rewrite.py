@@ -3,8 +3,8 @@
 What the command line leaves out comes from the host's settings (PROTOCOL.md, "How the settings apply"),
 so the CLI and the browser rewrite alike: the default strength and candidates, the protected terms (added
 to --keep), use_profile, threads and the model (the `model` setting, chosen as the host chooses it). The
-reply is finished as the host finishes it (native_host/rewrite/summary.py), so both show the same figures
-and the same words for the same text and strength."""
+reply is built as the host builds it (native_host/rewrite/reply.py), so both show the same figures and
+the same words for the same text and strength."""
 
 from __future__ import annotations
 
@@ -64,7 +64,8 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     text = read_text(args.source)
     from native_host import settings
-    from native_host.rewrite import RewriteOptions, rewrite, summary
+    from native_host.rewrite import RewriteOptions, rewrite
+    from native_host.rewrite.reply import build_reply
 
     def show_progress(event: dict) -> None:
         if not args.quiet and sys.stderr.isatty():
@@ -94,12 +95,7 @@ def run(args: argparse.Namespace) -> int:
     result = rewrite(text, options, on_progress=show_progress)
     if not args.quiet and sys.stderr.isatty():
         print("\r" + " " * 80 + "\r", end="", file=sys.stderr)
-    reply = result.to_json()
-    reply["model"] = model
-    if model_note:
-        reply["reason"] = "; ".join(part for part in (model_note, reply.get("reason")) if part)
-    # The step the host's `rewrite` ends with too: the same figures and words for the same text.
-    reply = summary.finish(reply, text, options.use_profile)
+    reply = build_reply(result, options.use_profile, model, model_note)  # as the host's `rewrite` builds it
     if args.json:
         print(json.dumps(reply, ensure_ascii=False, indent=2))
         return 0

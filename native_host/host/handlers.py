@@ -24,6 +24,7 @@ from native_host.host import framing, schema
 from native_host.host.errors import ErrorCode, ProtocolError
 from native_host.models import ModelUnavailable
 from native_host.rewrite import summary
+from native_host.rewrite.reply import build_reply
 
 log = logging.getLogger("native_host.host")
 
@@ -290,12 +291,7 @@ def rewrite(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
         raise
     ctx.check_cancelled()
     cost.record(result)
-    reply = result.to_json()
-    reply["model"] = model  # which model the rewrite ran with (PROTOCOL.md); null at light strength
-    if model_note:
-        reply["reason"] = "; ".join(part for part in (model_note, reply.get("reason")) if part)
-    # Both identifiability figures and the summary in words, as `fantasma rewrite` finishes its reply.
-    return summary.finish(reply, text, use_profile)
+    return build_reply(result, use_profile, model, model_note)  # as `fantasma rewrite` and `demo` build it
 
 
 def _rewrite_model(

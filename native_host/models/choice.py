@@ -17,9 +17,7 @@ from typing import Any
 
 from native_host import paths
 from native_host.models import cache, cost, registry
-
-# What the options page and `models` offer for a stronger rewriter (README "Use a stronger model").
-INSTALL_COMMAND = "fantasma setup --model Qwen/Qwen3.5-0.8B --use"
+from native_host.wording import INSTALL_COMMAND  # what `models` offers for a stronger rewriter
 
 
 def answering() -> registry.Active:

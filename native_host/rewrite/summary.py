@@ -1,17 +1,17 @@
 """A rewrite's outcome in plain words: the `summary` of the `rewrite` reply (PROTOCOL.md), which the page,
-the popup and `fantasma rewrite` show.
+the popup and `fantasma rewrite` show. The words themselves are in native_host/wording.py; this module
+chooses among them.
 
-    finish(reply, original, use_profile) -> reply   both identifiability figures, then `summary`; the one
-                                                    step that ends a rewrite reply, in the host and the CLI
-    build(reply) -> dict                            the summary, from the reply JSON alone
+    build(reply) -> dict                            the summary, from the reply JSON alone (the reply is
+                                                    put together in native_host/rewrite/reply.py)
+    score(text, use_samples) -> dict | None         an identifiability report of a text, for the reply's
+                                                    figures and the host's `analyze`
     standing(report) -> dict                        an `analyze` report's level and what stands out, in
                                                     the card's words (the markers panel shows them)
     strands_line(report) -> str                     which parts of the style still stand out, in words
     mode_notes(report) -> [str]                     what the figure compared the text with, and why
 
-No family code ("char3", "delta", "function_words", marker family names) reaches the words: every family
-is said by what a reader would notice (the attackers are described in docs/anonymization.md). The numbers
-are formatted here, once, so the page and the CLI show the same digits.
+The numbers are formatted here, once, so the page and the CLI show the same digits.
 """
 
 from __future__ import annotations
@@ -19,96 +19,17 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from native_host import wording
 from native_host.rewrite.options import SEARCH_STRENGTHS
 from native_host.settings import PROFILE_OFF
 from native_host.style import linkability
 
 log = logging.getLogger(__name__)
 
-ATTACKER_WORDS = linkability.ATTACKER_WORDS  # the families in words (one home: style/linkability.py)
-# The marker families of native_host/style/families/ (FAMILY), as habits a person recognises.
-HABIT_WORDS = {
-    "invisible": "invisible characters",
-    "emoji": "emoji",
-    "slang": "slang and abbreviations",
-    "misspellings": "misspellings",
-    "greetings": "greetings and sign-offs",
-    "spelling": "British or American spelling",
-    "quotes": "the style of your quotes and apostrophes",
-    "punctuation": "punctuation habits",
-    "capitalization": "capital letters",
-    "layout": "line breaks and spacing",
-    "contractions": "contractions",
-    "phrases": "pet phrases",
-    "vocabulary": "rare words",
-    "function_words": "favourite small words",
-    "rhythm": "sentence rhythm",
-    "formats": "number and date formats",
-}
-SINGULAR = frozenset({ATTACKER_WORDS["delta"]})  # the phrases above that take "stands out", not "stand out"
 LINK_THRESHOLD = 0.5  # as native_host/style/identify.py: a report at or above this still links the text
-# |after - before| below these reads "a little", below the second plain, else "much".
+# |after - before| below these reads "a little", below the second plain, else "much" (wording.HOW_MUCH).
 A_LITTLE, PLAIN = 0.05, 0.15
 MOST_NAMED = 3  # habits named in the headline; the rest are counted
-NEXT_STEPS = {
-    "reinstall": "Reinstall Fantasma: the data it compares writing with is missing or damaged.",
-    "install_model": "Install the language model with `fantasma setup`: without it only surface habits are fixed.",
-    "add_samples": (
-        "Add a few pages of your own writing (options page, “Your writing profile”, or `fantasma profile add "
-        "FILE`), so the rewrite aims at what gives you away."
-    ),
-    "strong": (
-        "Rewrite at strong strength (options page, or `fantasma rewrite --strength strong`): it changes up to "
-        "a quarter of the words to hide your style."
-    ),
-    "stronger_model": (
-        # the command `models` and the options page offer (native_host/host/model_choice.py)
-        "Install a stronger rewriting model: `{install_command}` (the options page's Model section lists "
-        "what is installed)."
-    ),
-    "add_rivals": (
-        "Add some writing of the people a reader might suspect (options page, or `fantasma profile add "
-        "--rival NAME FILE`): the rewrite then aims at what tells you apart from them."
-    ),
-    "by_hand": (
-        "Reword by hand the sentences that still sound like you: “Write privately…” shades the ones that give "
-        "you away most and offers other wordings."
-    ),
-}
-# The same steps for someone in the browser (the card, the popup): the options page, where it can do the
-# step; a terminal command only where the browser cannot (installing software). Same keys as NEXT_STEPS.
-NEXT_STEPS_IN_BROWSER = {
-    **NEXT_STEPS,
-    "add_samples": (
-        "Add a few pages of your own writing on the options page, under “Your writing profile”, so the "
-        "rewrite aims at what gives you away."
-    ),
-    "strong": (
-        "Choose “strong” as the strength on the options page and rewrite again: it changes up to a quarter "
-        "of the words to hide your style."
-    ),
-    "stronger_model": (
-        "Install a stronger rewriting model (in a terminal: `{install_command}`); the options page's Model "
-        "section then lets you choose it."
-    ),
-    "add_rivals": (
-        "On the options page, add some writing of the people a reader might suspect: the rewrite then aims "
-        "at what tells you apart from them."
-    ),
-}
-
-
-def finish(reply: dict[str, Any], original: str, use_profile: bool) -> dict[str, Any]:
-    """The reply with both identifiability figures (the pipeline's own where its search ran, else scored
-    here: the original text and the result, against the stored samples, or by typicality when
-    `use_profile` is off) and its `summary`. The host's `rewrite` and `fantasma rewrite` both end with this,
-    so they report the same figures for the same text."""
-    if reply.get("identifiability_before") is None:
-        reply["identifiability_before"] = score(original, use_profile)
-    if reply.get("identifiability_after") is None:
-        reply["identifiability_after"] = score(reply["text"], use_profile)
-    reply["summary"] = build(reply)
-    return reply
 
 
 def score(text: str, use_samples: bool, note: str = PROFILE_OFF) -> dict[str, Any] | None:
@@ -135,7 +56,7 @@ def build(reply: dict[str, Any]) -> dict[str, Any]:
     markers = _markers(reply)
     if reply.get("cancelled") and not reply.get("edits"):
         return {
-            "headline": "Cancelled before anything was rewritten; the text is unchanged.",
+            "headline": wording.CANCELLED_UNCHANGED,
             "details": [],
             "next_step": None,
             "next_step_browser": None,
@@ -146,14 +67,15 @@ def build(reply: dict[str, Any]) -> dict[str, Any]:
     figure = _figure(before, after) if before and after else None
     headline = _markers_phrase(markers)
     if figure is None:
-        headline += "; how easy the text is to link to you could not be measured here."
+        headline += wording.NOT_MEASURED
     else:
         removed = markers["after"] < markers["before"]
         better = figure["levels"][1] != figure["levels"][0] and figure["direction"] == "lower"
-        joint = "; but" if removed and not better and figure["levels"][1] != "unlikely" else ";"
+        but = removed and not better and figure["levels"][1] != "unlikely"
+        joint = wording.HEADLINE_BUT if but else wording.HEADLINE_AND
         headline += f"{joint} {_link_phrase(figure)}."
     if reply.get("cancelled"):
-        headline = "Stopped part-way. " + headline
+        headline = wording.STOPPED_PART_WAY + headline
     details = _details(reply, before, after, figure)
     step = _next_step(reply, after)
     return {
@@ -167,29 +89,22 @@ def build(reply: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-# How a typicality level read before the rewrite (linkability.words says the present one).
-_TYPICALITY_BEFORE = {
-    "likely": "it stood out",
-    "possibly": "it stood out a little",
-    "unlikely": "it read like many others",
-}
-
-
 def _link_phrase(figure: dict[str, Any]) -> str:
     """'the text is still likely to be linked to you (a little less than before)', 'the text now reads like
     many other writers (before: it stood out)': the level of linkability.py in words, no number (the card
     shows the number on demand, `line`)."""
     level_before, level_after = figure["levels"]
     now = figure["level_words"][1]
-    is_ = "" if figure["mode"] == "typicality" else "is "
+    is_ = "" if figure["mode"] == "typicality" else wording.IS
     if level_before == level_after:
-        phrase = f"the text {is_}still {now}"
+        phrase = wording.LINK_STILL.format(is_=is_, now=now)
         if figure["direction"] != "same":
             how = _how_much(abs(figure["after"] - figure["before"]))
-            phrase += f" ({how}{'less' if figure['direction'] == 'lower' else 'more'} than before)"
+            which = wording.LESS if figure["direction"] == "lower" else wording.MORE
+            phrase += wording.LINK_MOVED.format(how=how, which=which)
         return phrase
-    was = _TYPICALITY_BEFORE[level_before] if figure["mode"] == "typicality" else level_before
-    return f"the text {is_}now {now} (before: {was})"
+    was = wording.TYPICALITY_BEFORE[level_before] if figure["mode"] == "typicality" else level_before
+    return wording.LINK_NOW.format(is_=is_, now=now, was=was)
 
 
 def standing(report: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -201,7 +116,7 @@ def standing(report: dict[str, Any] | None) -> dict[str, Any] | None:
     mode = "profile" if report.get("mode") == "profile" else "typicality"
     now = linkability.words(report["score"], mode)
     return {
-        "headline": f"This text {'is ' if mode == 'profile' else ''}{now}.",
+        "headline": wording.STANDING.format(is_=wording.IS if mode == "profile" else "", now=now),
         "level": linkability.level(report["score"]),
         "level_words": now,
         "strands": strands_line(report),
@@ -227,17 +142,23 @@ def _markers_phrase(markers: dict[str, Any]) -> str:
     """'14 habits removed, 2 left: sentence rhythm, pet phrases'."""
     before, after, left = markers["before"], markers["after"], markers["left"]
     named = ", ".join(left[:MOST_NAMED]) + (
-        f" and {_n(len(left) - MOST_NAMED, 'other kind')}" if len(left) > MOST_NAMED else ""
+        wording.HABITS_OTHERS.format(others=_n(len(left) - MOST_NAMED, wording.OTHER_KIND))
+        if len(left) > MOST_NAMED
+        else ""
     )
     if before == 0 and after == 0:
-        return "No habits to remove"
+        return wording.HABITS_NONE
     if after == 0:
-        return f"{_n(before, 'habit')} removed, none left"
+        return wording.HABITS_ALL_REMOVED.format(removed=_n(before, wording.HABIT))
     if after < before:
-        return f"{_n(before - after, 'habit')} removed, {after} left: {named}"
+        return wording.HABITS_SOME_REMOVED.format(
+            removed=_n(before - after, wording.HABIT), after=after, named=named
+        )
     if after == before:
-        return f"No habit removed, {after} left: {named}"
-    return f"{_n(after - before, 'more habit')} than before ({before} → {after}): {named}"
+        return wording.HABITS_NONE_REMOVED.format(after=after, named=named)
+    return wording.HABITS_MORE.format(
+        more=_n(after - before, wording.MORE_HABIT), before=before, after=after, named=named
+    )
 
 
 def _figure(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
@@ -247,23 +168,15 @@ def _figure(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     direction = "same" if shown_before == shown_after else ("lower" if change < 0 else "higher")
     typicality = after.get("mode") != "profile"
     how = "" if direction == "same" else _how_much(abs(change))
-    if typicality:
-        words = {
-            "same": "stands out from other writers about as much as before",
-            "lower": f"stands out {how}less from other writers",
-            "higher": f"stands out {how}more from other writers than before",
-        }[direction]
-    else:
-        words = {
-            "same": "is about as easy to link to you as before",
-            "lower": f"is {how}harder to link to you",
-            "higher": f"is {how}easier to link to you than before",
-        }[direction]
-    text = f"identifiability {shown_before} → {shown_after}"
+    table = wording.FIGURE_TYPICALITY if typicality else wording.FIGURE_PROFILE
+    words = table[direction].format(how=how)
+    text = wording.FIGURE_TEXT.format(before=shown_before, after=shown_after)
     people = len(after.get("rivals") or [])
-    line = f"{text} · {words.removeprefix('is ')}" + (" (no writing samples)" if typicality else "")
+    line = wording.FIGURE_LINE.format(text=text, words=words.removeprefix(wording.IS)) + (
+        wording.FIGURE_NO_SAMPLES if typicality else ""
+    )
     if people:
-        line += f" · compared with {people} {'person' if people == 1 else 'people'} you named"
+        line += wording.FIGURE_RIVALS.format(people=_people(people))
     mode = "typicality" if typicality else "profile"
     levels = [linkability.level(before["score"]), linkability.level(after["score"])]
     return {
@@ -287,31 +200,30 @@ def _shown(score: float) -> str:
 
 
 def _how_much(change: float) -> str:
-    return "a little " if change < A_LITTLE else ("" if change < PLAIN else "much ")
+    a_little, plain, much = wording.HOW_MUCH
+    return a_little if change < A_LITTLE else (plain if change < PLAIN else much)
 
 
 def _details(
     reply: dict[str, Any], before: dict | None, after: dict | None, figure: dict | None
 ) -> list[str]:
     out: list[str] = []
+    # `reason` is the pipeline's and the model choice's own note: read for what happened, never shown
     reason = str(reply.get("reason") or "")
     if "the chosen model" in reason:
         out.append(_sentence(reason.split(";")[0]))
     if "model unavailable" in reason:
         why = reason.split("model unavailable", 1)[1].split(": ", 1)[-1].split(";")[0].strip()
         out.append(
-            "The language model is not installed, so only surface habits were fixed."
+            wording.MODEL_NOT_INSTALLED
             if "not installed" in why
-            else f"The language model could not be loaded ({why}), so only surface habits were fixed."
+            else wording.MODEL_NOT_LOADED.format(why=why)
         )
     words_changed = (reply.get("search") or {}).get("words_changed")
     if words_changed:
-        out.append(f"{_n(words_changed, 'word')} changed to hide your style.")
+        out.append(wording.WORDS_CHANGED.format(words=_n(words_changed, wording.WORD)))
     if kept := _kept_marks(reply):
-        out.append(
-            f"Your {kept} were kept on purpose: a text stripped of them is easier to spot as rewritten "
-            "(light strength turns them plain)."
-        )
+        out.append(wording.KEPT_MARKS.format(kept=kept))
     if after is None or before is None or figure is None:
         return out
     out.append(strands_line(after))
@@ -330,9 +242,9 @@ def _kept_marks(reply: dict[str, Any]) -> str:
     text = str(reply.get("text") or "")
     kept = []
     if "punctuation" in families and any(d in text for d in ("—", "–", "--")):
-        kept.append("dashes")
+        kept.append(wording.DASHES)
     if "quotes" in families and any(q in text for q in "“”‘’"):
-        kept.append("curly quotes")
+        kept.append(wording.CURLY_QUOTES)
     return " and ".join(kept)
 
 
@@ -342,13 +254,9 @@ def strands_line(report: dict[str, Any]) -> str:
     linked = [attacker_words(f) for f in report.get("linked_by") or []]
     typicality = report.get("mode") != "profile"
     if not linked:
-        return (
-            "Nothing in it stands out from other writers any more."
-            if typicality
-            else "Nothing in it points to you any more."
-        )
-    verb = _verb(linked, "stands out" if typicality else "points to you")
-    return _sentence(f"{_join(linked)} still {verb}")
+        return wording.NOTHING_STANDS_OUT if typicality else wording.NOTHING_POINTS
+    verb = _verb(linked, wording.STANDS_OUT if typicality else wording.POINTS_TO_YOU)
+    return _sentence(wording.STILL.format(named=_join(linked), verb=verb))
 
 
 def _why_worse(reply: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> str:
@@ -364,55 +272,53 @@ def _why_worse(reply: dict[str, Any], before: dict[str, Any], after: dict[str, A
     search = reply.get("search")
     reason = str(reply.get("reason") or "")
     if reply.get("strength") == "light":
-        why = "light strength only fixes surface habits and does not watch this figure"
+        why = "light"
     elif "model unavailable" in reason:
-        why = "without the language model only surface habits were fixed, and nothing watched this figure"
+        why = "no_model"
     elif search is not None and not search.get("applied"):
-        why = "fixing the surface habits moved it, and no edit that keeps your meaning brought it back down"
+        why = "none_applied"
     elif search is not None:
-        why = "fixing the surface habits moved it more than the edits that keep your meaning could undo"
+        why = "searched"
     else:
-        why = "the new wording moved it"
-    named = [attacker_words(f) for f in rose] or ["the text"]
-    verb = _verb(named, "stands out more" if after.get("mode") != "profile" else "points to you more")
-    return f"Worse than before: {_join(named)} now {verb}, because {why}."
+        why = "wording"
+    named = [attacker_words(f) for f in rose] or [wording.THE_TEXT]
+    more = wording.STANDS_OUT_MORE if after.get("mode") != "profile" else wording.POINTS_TO_YOU_MORE
+    return wording.WORSE.format(named=_join(named), verb=_verb(named, more), why=wording.WORSE_BECAUSE[why])
 
 
 def mode_notes(report: dict[str, Any]) -> list[str]:
     """What an identifiability report compared the text with, when that is not simply your samples."""
-    message = str(report.get("message") or "")
+    message = str(report.get("message") or "")  # the identifiability model's note, read, never shown
     rivals = report.get("rivals") or []
     if report.get("mode") == "profile":
         notes = []
         if rivals:
-            people = f"{len(rivals)} {'person' if len(rivals) == 1 else 'people'}"
             notes.append(
-                f"Compared with your own writing and that of {people} you named ({', '.join(rivals)})."
+                wording.COMPARED_WITH_RIVALS.format(people=_people(len(rivals)), names=", ".join(rivals))
             )
         if "rivals" in message:
-            notes.append("The writing of the people you named could not be read, so only yours was used.")
+            notes.append(wording.RIVALS_UNREADABLE)
         return notes
     if message == PROFILE_OFF:
-        why = "Your writing profile is switched off (“use my writing profile”)"
+        why = "profile_off"
     elif "no writing samples" in message:
-        why = "Fantasma has no samples of your writing yet"
+        why = "no_samples"
     elif "only one writing sample" in message:
-        why = "Fantasma has only one piece of your writing"
+        why = "one_sample"
     else:
-        why = "Your writing samples could not be read"
-    return [f"{why}, so the text was compared with writers in general, not with you."]
+        why = "unreadable"
+    return [wording.COMPARED_WITH_WRITERS.format(why=wording.TYPICALITY_BECAUSE[why])]
 
 
 def next_step_text(step: str, browser: bool = False) -> str:
-    """NEXT_STEPS[step] in full; `browser`: the words for the card and the popup (NEXT_STEPS_IN_BROWSER)."""
-    from native_host.models.choice import INSTALL_COMMAND
-
-    table = NEXT_STEPS_IN_BROWSER if browser else NEXT_STEPS
-    return table[step].format(install_command=INSTALL_COMMAND)
+    """wording.NEXT_STEPS[step] in full; `browser`: the words for the card and the popup
+    (wording.NEXT_STEPS_IN_BROWSER)."""
+    table = wording.NEXT_STEPS_IN_BROWSER if browser else wording.NEXT_STEPS
+    return table[step].format(install_command=wording.INSTALL_COMMAND)
 
 
 def _next_step(reply: dict[str, Any], after: dict[str, Any] | None) -> str | None:
-    """The one step that would help most, as a key of NEXT_STEPS (None: nothing left to suggest)."""
+    """The one step that would help most, as a key of wording.NEXT_STEPS (None: nothing left to suggest)."""
     if after is None:
         return "reinstall"
     strength = reply.get("strength")
@@ -436,20 +342,20 @@ def _next_step(reply: dict[str, Any], after: dict[str, Any] | None) -> str | Non
     return "by_hand"
 
 
-# --- words ------------------------------------------------------------------------------------------
+# --- putting the words together ---------------------------------------------------------------------
 
 
 def attacker_words(family: str) -> str:
-    return ATTACKER_WORDS.get(family, "another part of your style")
+    return wording.ATTACKER_WORDS.get(family, wording.ANOTHER_ATTACKER)
 
 
 def habit_words(family: str) -> str:
-    return HABIT_WORDS.get(family, family.replace("_", " "))
+    return wording.HABIT_WORDS.get(family, family.replace("_", " "))
 
 
 def _verb(subjects: list[str], singular: str) -> str:
     """`singular` ("stands out", "points to you") made plural unless the one subject is singular."""
-    if len(subjects) == 1 and (subjects[0] in SINGULAR or subjects[0] == "the text"):
+    if len(subjects) == 1 and (subjects[0] in wording.SINGULAR or subjects[0] == wording.THE_TEXT):
         return singular
     verb, _, rest = singular.partition(" ")
     return f"{verb.removesuffix('s')} {rest}"
@@ -457,6 +363,11 @@ def _verb(subjects: list[str], singular: str) -> str:
 
 def _n(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def _people(count: int) -> str:
+    """'1 person', '2 people'."""
+    return f"{count} {wording.PERSON if count == 1 else wording.PEOPLE}"
 
 
 def _join(items: list[str]) -> str:

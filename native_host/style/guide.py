@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from native_host import wording
 from native_host.style import linkability
 from native_host.style.counting import PUNCTUATION, CountsDelta, edit_delta
 from native_host.style.identify import FAMILIES, Identifiability, TextState, sigmoid
@@ -45,7 +46,7 @@ MAX_REASONS = 2  # per sentence: one per family it feeds most
 WORDS_PER_REASON = 2  # words or marks quoted in one reason
 MIN_REASON_Z = 1e-3  # a word whose removal moves a family by less than this (in z) is no reason
 
-ATTACKER_WORDS = linkability.ATTACKER_WORDS  # each family in words (no family code reaches a reply)
+ATTACKER_WORDS = wording.ATTACKER_WORDS  # each family in words (no family code reaches a reply)
 MARK_NAMES = {
     ".": "full stops",
     ",": "commas",

@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from native_host import wording
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 from native_host.host.client import REPO, HostProcess, host_env
 from native_host.rewrite import summary
@@ -124,4 +125,4 @@ def test_protocol_documents_the_summary_fields_the_host_sends():
     documented = re.findall(r"^\|\s*`(\w+)`\s*\|", section, flags=re.MULTILINE)
     assert documented == list(summary.build({"text": "", "identifiability_before": None}))
     keys = re.findall(r"`(\w+)`", section.split("| `next` |", 1)[1].split("\n", 1)[0])
-    assert set(keys) == set(summary.NEXT_STEPS)  # every next step the code can choose is named
+    assert set(keys) == set(wording.NEXT_STEPS)  # every next step the code can choose is named

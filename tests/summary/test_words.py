@@ -1,4 +1,4 @@
-"""The rewrite summary's words (native_host/rewrite/summary.py): no family code ever reaches them, a figure
+"""The rewrite summary's words (native_host/rewrite/summary.py, from native_host/wording.py): no family code ever reaches them, a figure
 that got worse says so and why, and the next step is the one that helps most. Replies built by hand for
 every case, and real ones: the real pipeline (light strength, no model) and the real identifiability
 model on real texts."""
@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from native_host import wording
 from native_host.rewrite import summary
 from native_host.settings import PROFILE_OFF
 from native_host.style import linkability
@@ -222,7 +223,7 @@ def test_the_browser_words_send_a_browser_user_to_the_options_page_not_a_termina
     cli, browser = summary.next_step_text(step), summary.next_step_text(step, browser=True)
     assert "`fantasma" in cli  # the command line keeps its command
     assert "options page" in browser and "`" not in browser and "fantasma " not in browser, browser
-    assert set(summary.NEXT_STEPS_IN_BROWSER) == set(summary.NEXT_STEPS)
+    assert set(wording.NEXT_STEPS_IN_BROWSER) == set(wording.NEXT_STEPS)
 
 
 @pytest.mark.parametrize("case", ["profile, lower", "typicality, no samples", "typicality, profile off"])
@@ -285,9 +286,10 @@ def test_cancelled_and_unmeasured_replies_say_so():
 def test_real_replies_from_the_pipeline_and_the_identifiability_model(isolated_home, text):
     """The real light rewrite and the real identifiability model (typicality: no samples in this home)."""
     from native_host.rewrite import RewriteOptions, rewrite
+    from native_host.rewrite.reply import build_reply
 
     result = rewrite(text, RewriteOptions(strength="light"))
-    finished = summary.finish(result.to_json(), text, use_profile=True)
+    finished = build_reply(result, use_profile=True)
     built = finished["summary"]
     assert built == summary.build(finished)
     assert_plain(built)
@@ -315,8 +317,8 @@ def test_real_replies_from_the_pipeline_and_the_identifiability_model(isolated_h
 
 
 def test_every_family_has_words():
-    assert set(summary.ATTACKER_WORDS) == set(FAMILIES)
-    assert set(summary.HABIT_WORDS) == set(FAMILY_NAMES)
+    assert set(wording.ATTACKER_WORDS) == set(FAMILIES)
+    assert set(wording.HABIT_WORDS) == set(FAMILY_NAMES)
 
 
 @pytest.mark.parametrize(

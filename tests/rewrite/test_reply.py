@@ -1,0 +1,51 @@
+"""The `rewrite` reply, built in one place (native_host/rewrite/reply.py) from a real result: the result's
+fields in their order, then `model` and `summary`; the model's note first in `reason`; both figures scored
+as the profile setting says. And the words it says live in a module that imports nothing
+(native_host/wording.py), so every room may read them."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import native_host
+from native_host.rewrite import RewriteOptions, rewrite, summary
+from native_host.rewrite.reply import build_reply
+from native_host.settings import PROFILE_OFF
+
+SAMPLE = "Honestly, I realise the colour was off!!! Anyway... see you tomorrow :) — Jo. Gonna be gr8 tbh."
+NOTE = "the chosen model 'big' failed to load (no model.onnx); the embedded model answers"
+MODEL = {"name": "smollm2", "architecture": "llama", "hybrid": False, "layers": 30, "embedded": True}
+
+
+def test_the_reply_is_the_results_fields_then_the_model_and_the_summary(isolated_home):
+    result = rewrite(SAMPLE, RewriteOptions(strength="light"))
+    reply = build_reply(result, use_profile=True, model=MODEL, model_note=NOTE)
+    assert list(reply) == [*result.to_json(), "model", "summary"]  # the wire order, PROTOCOL.md
+    assert reply["model"] == MODEL
+    assert reply["reason"] == "; ".join(part for part in (NOTE, result.reason) if part)
+    # light runs no search: both figures are scored here, from the original and the rewritten text
+    assert reply["identifiability_before"] == summary.score(SAMPLE, True)
+    assert reply["identifiability_after"] == summary.score(result.text, True)
+    assert reply["summary"] == summary.build({k: v for k, v in reply.items() if k != "summary"})
+    assert reply["summary"]["details"][0] == "The chosen model 'big' failed to load (no model.onnx)."
+
+
+def test_without_the_profile_the_figures_say_it_is_off_and_no_model_is_named(isolated_home):
+    result = rewrite(SAMPLE, RewriteOptions(strength="light", use_profile=False))
+    reply = build_reply(result, use_profile=False)
+    assert reply["model"] is None and reply["reason"] == result.reason
+    for key in ("identifiability_before", "identifiability_after"):
+        assert reply[key]["mode"] == "typicality" and reply[key]["message"] == PROFILE_OFF, reply[key]
+
+
+def test_the_words_import_nothing():
+    """native_host/wording.py sits at the bottom of the import table: the standard library only."""
+    path = Path(native_host.__file__).parent / "wording.py"
+    imported = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add(node.module or "")
+    assert imported <= {"__future__"}, imported
