@@ -122,8 +122,7 @@ def _model(strength: str, model_dir: Path | None, threads: int | None, show_prog
         show_progress({"stage": stage, "fraction": fraction or 0.0, "message": message})
 
     chosen_dir, note, active = model_choice.for_rewrite(threads, progress)
-    keys = ("name", "architecture", "hybrid", "layers", "embedded")
-    return chosen_dir, note, {key: active.to_json()[key] for key in keys}
+    return chosen_dir, note, active.answered()
 
 
 def summary_text(reply: dict) -> str:

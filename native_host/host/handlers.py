@@ -304,8 +304,7 @@ def _rewrite_model(
     if strength == "light":
         return None, "", None, None
     model_dir, note, active = model_choice.for_rewrite(threads, ctx.progress)
-    keys = ("name", "architecture", "hybrid", "layers", "embedded")
-    return model_dir, note, {key: active.to_json()[key] for key in keys}, active
+    return model_dir, note, active.answered(), active
 
 
 # Models that have answered a rewrite in this host process: the first one after start costs more.

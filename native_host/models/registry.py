@@ -171,6 +171,11 @@ class Active:
             "fallback": self.fallback or None,
         }
 
+    def answered(self) -> dict[str, Any]:
+        """The `rewrite` reply's `model` (PROTOCOL.md): which model answered, without the setting's part."""
+        described = self.to_json()
+        return {key: described[key] for key in ("name", "architecture", "hybrid", "layers", "embedded")}
+
 
 def human_count(n: int | None) -> str:
     if n is None:
