@@ -3,7 +3,8 @@ and each family matching its own rules."""
 
 from __future__ import annotations
 
-from native_host.rewrite.edits import frequent_words, function_words
+from native_host.rewrite.edits import frequent_word_phrases as frequent_words
+from native_host.rewrite.edits import function_word_swaps as function_words
 from native_host.rewrite.edits.lexicon_data import phrase_pairs
 from native_host.rewrite.edits.phrase_rules import Rule, index, match, sentence_initial_comma, table_rules
 from native_host.rewrite.edits.text import Doc

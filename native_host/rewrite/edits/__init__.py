@@ -20,17 +20,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from native_host.rewrite.edits import frequent, frequent_words, function_words, lexical, syntax
+from native_host.rewrite.edits import (
+    clause_punctuation,
+    frequent_word_phrases,
+    function_word_swaps,
+    lexical,
+    syntax,
+)
 from native_host.rewrite.edits.text import Doc, Edit, article_for, negations
 
 __all__ = ["Edit", "propose"]
 
 _FAMILIES = (
-    function_words.propose,
+    function_word_swaps.propose,
     lexical.propose,
     syntax.propose,
-    frequent.propose,
-    frequent_words.propose,
+    clause_punctuation.propose,
+    frequent_word_phrases.propose,
 )
 
 
