@@ -12,25 +12,13 @@ from __future__ import annotations
 
 import re
 
+from native_host.rewrite.edits import word_classes as wc
 from native_host.rewrite.edits.lexicon_data import pos_shares
 from native_host.rewrite.edits.syntax import inside_subordinate_clause
 from native_host.rewrite.edits.text import WORD_RE, Doc, Edit
 
 SYNTAX = "syntax"
 FUNCTION_WORD = "function_word"
-
-_SUBJECT_STARTERS = set(
-    "i he she we they you it there this these those the a an his her their our my your its such no every "
-    "each all some many most one".split()
-)
-_PRONOUNS = set("i he she we they it there".split())
-_FINITE = set(
-    "is was are were has had have will would can could may might should must does did do shall".split()
-)
-# Words after which "and/but/or" + a word is no separate predicate the comma could be dropped before.
-_PREPOSITIONS = set(
-    "of to for with from by in on at about upon among between through without under over into".split()
-)
 
 
 def _words(s: str) -> list[str]:
@@ -43,7 +31,7 @@ def _is(word: str, pos: str, share: float) -> bool:
 
 def _verbish(word: str) -> bool:
     w = word.lower()
-    return w in _FINITE or (_is(w, "v", 0.6) and not _is(w, "n", 0.4))
+    return w in wc.FINITE_AUXILIARIES or (_is(w, "v", 0.6) and not _is(w, "n", 0.4))
 
 
 def _has_verb(s: str) -> bool:
@@ -76,7 +64,7 @@ def _comma_before_that(doc: Doc, out: list[Edit]) -> None:
     the end of an interruption ("evident, in the first place, that")."""
     for s, sent in _sentences(doc):
         for m in _COMMA_THAT.finditer(sent):
-            if m.group("next").lower() not in _SUBJECT_STARTERS:
+            if m.group("next").lower() not in wc.CLAUSE_SUBJECT_STARTERS:
                 continue
             if "," in sent[_clause_start(sent, m.start()) : m.start()]:
                 continue
@@ -107,7 +95,7 @@ def _semicolon_coordinators(doc: Doc, out: list[Edit]) -> None:
             continue
         for m in _COMMA_COORD.finditer(sent):
             head = m.group("next").lower()
-            if head not in _PRONOUNS and not _determiner_clause(sent[m.start("next") :]):
+            if head not in wc.PRONOUN_SUBJECTS and not _determiner_clause(sent[m.start("next") :]):
                 continue  # "and the use he makes of it" is a noun phrase, not a clause
             right = re.split(r"[,;:]", sent[m.end("conj") :], maxsplit=1)[0]
             left = sent[_clause_start(sent, m.start()) : m.start()]
@@ -126,18 +114,15 @@ def _semicolon_coordinators(doc: Doc, out: list[Edit]) -> None:
                 out.append(e)
 
 
-_CLAUSE_DETERMINERS = set("the this these his her their its our my every each".split())
-
-
 def _determiner_clause(s: str) -> bool:
     """ "the Senate is ..." / "the whole body was ...": a determiner, one or two words, an auxiliary."""
     m = re.match(r"([^\W\d_]+) ([^\W\d_]+) (?:([^\W\d_]+) )?", s)
-    if not m or m.group(1).lower() not in _CLAUSE_DETERMINERS:
+    if not m or m.group(1).lower() not in wc.CLAUSE_DETERMINERS:
         return False
     second, third = m.group(2).lower(), (m.group(3) or "").lower()
-    if second in _FINITE:
+    if second in wc.FINITE_AUXILIARIES:
         return False
-    return (third in _FINITE and _is(second, "n", 0.6)) or (
+    return (third in wc.FINITE_AUXILIARIES and _is(second, "n", 0.6)) or (
         bool(third)
         and _is(third, "n", 0.6)
         and re.match(r"(?:is|was|are|were|has|had|will|would) ", s[m.end() :]) is not None
@@ -197,7 +182,7 @@ def _predicate_commas(doc: Doc, out: list[Edit]) -> None:
     for s, sent in _sentences(doc):
         for m in _COMMA_CONJ_PREDICATE.finditer(sent):
             nxt = m.group("next").lower()
-            if nxt in _SUBJECT_STARTERS or nxt in _PREPOSITIONS:
+            if nxt in wc.CLAUSE_SUBJECT_STARTERS or nxt in wc.PREPOSITIONS:
                 continue
             if not (_verbish(nxt) or _is(nxt, "a", 0.7)):
                 continue
@@ -275,7 +260,7 @@ def _opening_commas(doc: Doc, out: list[Edit]) -> None:
     left."; "In the morning, the men left." -> "In the morning the men left." (short ones only)."""
     for s, sent in _sentences(doc):
         m = _OPENING_CLAUSE.match(sent)
-        if m and len(_words(m.group("clause"))) <= 6 and m.group("subject").lower() in _PRONOUNS:
+        if m and len(_words(m.group("clause"))) <= 6 and m.group("subject").lower() in wc.PRONOUN_SUBJECTS:
             pos = s + m.end("clause")
             if e := _edit(doc, pos, pos + 2, " ", SYNTAX, "comma:opening-clause-drop", False):
                 out.append(e)

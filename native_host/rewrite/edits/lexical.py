@@ -9,15 +9,12 @@ sense or part of speech is not certain is proposed with needs_lm_check=True for 
 
 from __future__ import annotations
 
+from native_host.rewrite.edits import word_classes as wc
 from native_host.rewrite.edits.lexicon_data import idioms, phrases, pos_shares, spelling_variants, substitutes
 from native_host.rewrite.edits.text import Doc, Edit, match_case
 
 FAMILY = "lexical"
 
-_DETERMINERS = set(
-    "the a an this that these those his her their our my your its some any every each no many several "
-    "few both either neither such another whose".split()
-)
 _VERB_CUES = set(
     "to will would can could may might shall should must cannot i we they you he she it who not never "
     "don't didn't doesn't won't can't couldn't wouldn't shouldn't did does do".split()
@@ -30,7 +27,7 @@ def _context_pos(doc: Doc, i: int) -> set[str] | None:
     if i == 0 or not doc.plain_gap(i - 1):
         return None
     prev = doc.norms[i - 1]
-    if prev in _DETERMINERS:
+    if prev in wc.NOUN_CUES:
         return {"n", "a"}
     if prev in _ADJ_CUES:
         return {"a", "r"}
@@ -53,12 +50,6 @@ _OBJECT_CUES = set(
     "no all both".split()
 )
 
-
-# An adjective right before one of these takes it as its complement ("fond of", "liable to", "aware of").
-_PREPOSITIONS = set("of to with at in on about for from upon".split())
-
-# A word right before one of these takes an object: a verb, not a noun ("results the", "offers his").
-_OBJECT_START = set("the a an his her their our my your its this these those".split())
 
 _QUANTITY_NOUNS = set(
     "number numbers majority amount amounts quantity quantities proportion part sum extent degree variety".split()
@@ -174,8 +165,8 @@ def propose(doc: Doc) -> list[Edit]:
         allowed = _context_pos(doc, i)
         next_word = _next_word(doc, i)
         modifier = _modifies_next_noun(next_word)
-        complement_preposition = next_word in _PREPOSITIONS
-        verb_before_object = next_word in _OBJECT_START
+        complement_preposition = next_word in wc.COMPLEMENT_PREPOSITIONS
+        verb_before_object = next_word in wc.OBJECT_STARTERS
         # a synonym that is already one of the nearby words would stammer ("coarse, vulgar forms" ->
         # "coarse, coarse forms", read in the 2026-12-02 eval sample)
         nearby = set(doc.norms[max(0, i - NEARBY_WORDS) : i + NEARBY_WORDS + 1])

@@ -67,6 +67,19 @@ def phrase_pairs(name: str) -> tuple[tuple[str, str, bool, bool | None], ...]:
     return tuple(rows)
 
 
+@cache
+def phrase_rule_rows(name: str) -> tuple[tuple[str, str, str, str, str, str], ...]:
+    """Rows of a phrase-rule table (data/*_phrases.tsv): kind, from, to, needs_lm_check, when, name."""
+    rows = []
+    for line in _lines(name):
+        cells = line.split("\t")
+        if len(cells) != 6:
+            raise DataError(f"edit table {name}: {len(cells)} columns, not 6, in {line!r}")
+        kind, src, dst, check, when, rule_name = cells
+        rows.append((kind, src, dst, check, when, rule_name))
+    return tuple(rows)
+
+
 def pos_shares(word: str) -> dict[str, float]:
     """{'n': 0.7, 'v': 0.3} for a lower-case word; {'f': 1.0} for closed-class words; {} if unknown."""
     entry = _pos_table().get(word)

@@ -13,18 +13,13 @@ from __future__ import annotations
 import itertools
 import re
 
+from native_host.rewrite.edits import word_classes as wc
 from native_host.rewrite.edits.lexicon_data import pos_shares
 from native_host.rewrite.edits.text import WORD_RE, Doc, Edit, match_case
 from native_host.style.families.punctuation import interrupted_dash
 
 FAMILY = "syntax"
 
-# Words that open an independent clause: a split there leaves two full sentences.
-_SUBJECTS = set(
-    "i he she we they it there this these those the a an his her their our my your its some many most "
-    "no each every such one all both".split()
-)
-_PRONOUN_SUBJECTS = set("i he she we they it there".split())
 _SUBORDINATORS = (
     "because",
     "if",
@@ -51,7 +46,6 @@ _INTERRUPTER_BARE = re.compile(
     r"\b(?:is|was|are|were|be|will|would|can|could|may|might|must|should|shall|has|have|had)"
     r"(?P<gap> (?P<adv>therefore|thus|perhaps|indeed|certainly|surely|probably|doubtless) )(?=[a-z])"
 )
-_PREPOSITIONS = set("in on at for after before during since with by from under among within without".split())
 
 
 def _words(s: str) -> list[str]:
@@ -115,20 +109,20 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
             if conj == "yet" and re.search(r"\b(?:al)?though\b", left, re.IGNORECASE):
                 continue  # "..., though we may see X, yet it may be": the "though" clause needs its "yet"
             last = _words(left)[-1].lower().replace("’", "'") if _words(left) else ""
-            if last in _FINITE or last.endswith(("'d", "'ll", "'ve", "'re", "'s", "n't")):
+            if last in wc.AUXILIARIES or last.endswith(("'d", "'ll", "'ve", "'re", "'s", "n't")):
                 continue  # "and he'd, but I'll not repeat it": a clause broken off after its auxiliary
             if len(_words(left)) < 5 or len(_words(right)) < 2 or left.count("(") != left.count(")"):
                 continue
             if m.group(1).startswith(",") and inside_subordinate_clause(left, right):
                 continue
-            if head.lower() not in _SUBJECTS and not head[:1].isupper():
+            if head.lower() not in wc.SENTENCE_SUBJECT_STARTERS and not head[:1].isupper():
                 continue
-            if conj in ("or", "for") and head.lower() not in _PRONOUN_SUBJECTS:
+            if conj in ("or", "for") and head.lower() not in wc.PRONOUN_SUBJECTS:
                 continue  # ", for the sake of", ", or the like": only "for he was", "or we shall"
             rw = _words(sent[m.start(4) :])
-            if head.lower() not in _PRONOUN_SUBJECTS and not any(_finite(w) for w in rw[1:4]):
+            if head.lower() not in wc.PRONOUN_SUBJECTS and not any(_finite(w) for w in rw[1:4]):
                 continue  # "and the use he makes of it": a noun phrase, not a clause
-            if head.lower() in _PRONOUN_SUBJECTS and not any(_verb_like(w) for w in rw[1:3]):
+            if head.lower() in wc.PRONOUN_SUBJECTS and not any(_verb_like(w) for w in rw[1:3]):
                 continue  # "He got into one ship, and I into another": the verb is gapped, no clause
             if not (
                 _has_verb(right.split(",", 1)[0].split(";", 1)[0]) and _has_verb(left.rsplit(";", 1)[-1])
@@ -145,7 +139,7 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                     continue
             start, end = s + m.start(), s + m.end(4)
             word = head[:1].upper() + head[1:]
-            sure = head.lower() in _PRONOUN_SUBJECTS
+            sure = head.lower() in wc.PRONOUN_SUBJECTS
             if m.group(1).startswith(";"):
                 rep = ". " + (conj.capitalize() + " " + head if conj else word)
                 out.append(Edit(start, end, rep, FAMILY, "split:semicolon", not sure or conj is not None))
@@ -155,7 +149,7 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                 out.append(
                     Edit(start, end, f". {conj.capitalize()} {head}", FAMILY, f"split:{conj}", not sure)
                 )
-            if m.group(1) == "; " and head.lower() in _SUBJECTS:
+            if m.group(1) == "; " and head.lower() in wc.SENTENCE_SUBJECT_STARTERS:
                 # "X; it rained." -> "X, and it rained."
                 out.append(Edit(start, end, ", and " + head, FAMILY, "semicolon->and", True))
             if m.group(1).startswith(",") and (conj == "but" or (conj == "and" and sure)):
@@ -189,7 +183,7 @@ def inside_subordinate_clause(left: str, right: str) -> bool:
         return False
     for segment in clause[opener.end() :].split(",")[1:]:
         first = _first_word(segment)
-        if first and first.group().lower() in _SUBJECTS and _finite_clause(segment):
+        if first and first.group().lower() in wc.SENTENCE_SUBJECT_STARTERS and _finite_clause(segment):
             return False  # the main clause has begun: the subordinate clause is closed
     return "," in re.split(r"[;:—–]|--", right)[0]
 
@@ -238,13 +232,18 @@ def _merges(doc: Doc, out: list[Edit]) -> None:
             continue
         head = m.group()
         lowered = doc.lower_first(head)
-        if lowered == head and head != "I" and head[:1].isupper() and head.lower() not in _SUBJECTS:
+        if (
+            lowered == head
+            and head != "I"
+            and head[:1].isupper()
+            and head.lower() not in wc.SENTENCE_SUBJECT_STARTERS
+        ):
             continue  # a name opens the second sentence: fine, the capital stays
         last = _words(first)[-1] if _words(first) else ""
         if re.search(r"\b[A-Z]\.$|\b(?:Mr|Mrs|Dr|St|etc|e\.g|i\.e)\.$", first):
             continue
         start, end = e1 - 1, s2 + m.end()
-        sure = head.lower() in _PRONOUN_SUBJECTS or head == "I"
+        sure = head.lower() in wc.PRONOUN_SUBJECTS or head == "I"
         out.append(Edit(start, end, "; " + lowered, FAMILY, "merge:semicolon", not sure))
         # not onto a sentence that already coordinates with ", and": the search's second pass would
         # chain "X, and Y, and Z, and W" (read in the issue-10 eval sample)
@@ -277,8 +276,10 @@ def _adverbial_clauses(doc: Doc, out: list[Edit]) -> None:
             if (
                 len(mw) >= 3
                 and len(_words(clause)) >= 3
-                and _words(clause)[0].lower() in _SUBJECTS
-                and (mw[0].lower() in _SUBJECTS | {"you"} or doc.lower_first(mw[0]) == mw[0])
+                and _words(clause)[0].lower() in wc.SENTENCE_SUBJECT_STARTERS
+                and (
+                    mw[0].lower() in wc.SENTENCE_SUBJECT_STARTERS | {"you"} or doc.lower_first(mw[0]) == mw[0]
+                )
             ):
                 rep = f"{sub.capitalize()} {clause}, {_lower_first(doc, main)}{m.group('end')}"
                 out.append(Edit(s, e, rep, FAMILY, f"front:{sub}", True))
@@ -288,7 +289,7 @@ def _adverbial_clauses(doc: Doc, out: list[Edit]) -> None:
             if (
                 len(_words(main)) >= 3
                 and len(_words(clause)) >= 2
-                and _words(main)[0].lower() in _SUBJECTS | {"you"}
+                and _words(main)[0].lower() in wc.SENTENCE_SUBJECT_STARTERS | {"you"}
             ):
                 rep = f"{_capitalize_first(main)} {sub.lower()} {clause}{m.group('end')}"
                 out.append(Edit(s, e, rep, FAMILY, f"back:{sub.lower()}", True))
@@ -414,20 +415,19 @@ _CLAUSE_WORDS = set(
     "i he she we they it is was are were has have had will would can could may might shall should must "
     "do does did yet but which who that when if because".split()
 )
-_FINITE = set(
-    "is was are were be been has have had will would can could may might shall should must do does did".split()
-)
 
 
 def _finite(word: str) -> bool:
     lw = word.lower()
-    return lw in _FINITE or (pos_shares(lw).get("v", 0.0) >= 0.6 and pos_shares(lw).get("n", 0.0) < 0.4)
+    return lw in wc.AUXILIARIES or (
+        pos_shares(lw).get("v", 0.0) >= 0.6 and pos_shares(lw).get("n", 0.0) < 0.4
+    )
 
 
 def _verb_like(word: str) -> bool:
     """A word that can be the verb right after a pronoun subject ("he left", "it was", "we walk")."""
     lw = word.lower()
-    return lw in _FINITE or pos_shares(lw).get("v", 0.0) >= 0.3
+    return lw in wc.AUXILIARIES or pos_shares(lw).get("v", 0.0) >= 0.3
 
 
 def _finite_clause(s: str) -> bool:
@@ -435,11 +435,11 @@ def _finite_clause(s: str) -> bool:
     form right after a pronoun ("he turned"); "the evergreens distributed about houses" has none."""
     words = [w.lower() for w in _words(s)]
     for k, lw in enumerate(words):
-        if lw in _FINITE:
+        if lw in wc.AUXILIARIES:
             return True
         if pos_shares(lw).get("v", 0.0) >= 0.7 and not lw.endswith(("ing", "ed", "en")):
             return True
-        if lw.endswith("ed") and k > 0 and words[k - 1] in _PRONOUN_SUBJECTS:
+        if lw.endswith("ed") and k > 0 and words[k - 1] in wc.PRONOUN_SUBJECTS:
             return True
     return False
 
@@ -448,7 +448,7 @@ def _has_verb(s: str) -> bool:
     """A finite verb, roughly: an auxiliary or a word used mostly as a verb."""
     for w in _words(s):
         lw = w.lower()
-        if lw in _FINITE or (pos_shares(lw).get("v", 0.0) >= 0.7 and not lw.endswith("ing")):
+        if lw in wc.AUXILIARIES or (pos_shares(lw).get("v", 0.0) >= 0.7 and not lw.endswith("ing")):
             return True
     return False
 
@@ -477,8 +477,8 @@ def _commas(doc: Doc, out: list[Edit]) -> None:
         if (
             pp
             and after is not None
-            and after.group().lower() in _PRONOUN_SUBJECTS
-            and pp.group("pp").split(" ", 1)[0].lower() in _PREPOSITIONS
+            and after.group().lower() in wc.PRONOUN_SUBJECTS
+            and pp.group("pp").split(" ", 1)[0].lower() in wc.OPENING_PREPOSITIONS
             and _is_noun(_words(pp.group("pp"))[-1].lower(), 0.5)
         ):
             cs = s + pp.end("pp")
@@ -506,7 +506,11 @@ def _interrupters(doc: Doc, out: list[Edit]) -> None:
     text = doc.text
     for m in _INTERRUPTER_COMMAS.finditer(text):
         after = WORD_RE.match(text, m.end())
-        if after and after.group().lower() in _SUBJECTS and after.group().lower() not in ("the", "a", "an"):
+        if (
+            after
+            and after.group().lower() in wc.SENTENCE_SUBJECT_STARTERS
+            and after.group().lower() not in ("the", "a", "an")
+        ):
             # "If it has any influence, therefore, it must be": the adverb opens the next clause;
             # without its commas it reads as a run-on ("any influence therefore it must")
             continue
@@ -608,9 +612,6 @@ def _possessives(doc: Doc, out: list[Edit]) -> None:
         out.append(Edit(toks[i].start, toks[i + 2].end, rep, FAMILY, "possessive->of", True))
 
 
-_POSSESSIVE_DETERMINERS = set("the his her their our my your its".split())
-
-
 _POSSESSOR_NOUNS = set(
     """father mother brother sister son daughter husband wife uncle aunt cousin master mistress servant
     servants king queen prince princess lord lady friend friends neighbour neighbor neighbours neighbors
@@ -637,7 +638,7 @@ def _more_possessives(doc: Doc, out: list[Edit]) -> None:
         if not _is_noun(a) or a in _PARTITIVE or "'" in a or "-" in a:
             continue
         det = norms[i + 3]
-        if det not in _POSSESSIVE_DETERMINERS or i + 4 >= n or not doc.plain_gap(i + 3):
+        if det not in wc.POSSESSIVE_DETERMINERS or i + 4 >= n or not doc.plain_gap(i + 3):
             continue
         b_tok = toks[i + 4]
         b = norms[i + 4]
