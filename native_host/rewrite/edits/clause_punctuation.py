@@ -14,7 +14,7 @@ import re
 
 from native_host.rewrite.edits import word_classes as wc
 from native_host.rewrite.edits.lexicon_data import pos_shares
-from native_host.rewrite.edits.syntax import inside_subordinate_clause
+from native_host.rewrite.edits.syntax import OPENING_CLAUSE, inside_subordinate_clause
 from native_host.rewrite.edits.text import WORD_RE, Doc, Edit
 
 SYNTAX = "syntax"
@@ -245,10 +245,7 @@ def _final_adverbial_commas(doc: Doc, out: list[Edit]) -> None:
                 out.append(e)
 
 
-_OPENING_CLAUSE = re.compile(
-    r"^(?P<sub>If|When|Because|Although|Though|Unless|Once|After|Before|As soon as|Whenever) "
-    r"(?P<clause>[^,;:()\"“”—]+), (?P<subject>[^\W\d_]+) "
-)
+_SUBJECT_WORD = re.compile(r"(?P<subject>[^\W\d_]+) ")
 _OPENING_PP = re.compile(
     r"^(?P<prep>In|On|At|For|After|Before|During|With|By|From|Under|Among|Within|Through|Upon) "
     r"(?P<np>(?:[^\W\d_]+ ){0,3}[^\W\d_]+), (?P<subject>the|a|an|this|these|his|her|their|its|our|my|such|every|each|some|many|all) "
@@ -259,8 +256,16 @@ def _opening_commas(doc: Doc, out: list[Edit]) -> None:
     """The comma after a short opening clause or phrase: "When he came, she left." -> "When he came she
     left."; "In the morning, the men left." -> "In the morning the men left." (short ones only)."""
     for s, sent in _sentences(doc):
-        m = _OPENING_CLAUSE.match(sent)
-        if m and len(_words(m.group("clause"))) <= 6 and m.group("subject").lower() in wc.PRONOUN_SUBJECTS:
+        m = OPENING_CLAUSE.match(sent)
+        subject = _SUBJECT_WORD.match(sent, m.end()) if m else None
+        if (
+            m
+            and subject
+            and m.group("sub").lower() in wc.COMMA_OPTIONAL_SUBORDINATORS
+            and "—" not in m.group("clause")  # no dash in the clause
+            and len(_words(m.group("clause"))) <= 6
+            and subject.group("subject").lower() in wc.PRONOUN_SUBJECTS
+        ):
             pos = s + m.end("clause")
             if e := _edit(doc, pos, pos + 2, " ", SYNTAX, "comma:opening-clause-drop", False):
                 out.append(e)

@@ -257,13 +257,17 @@ def _merges(doc: Doc, out: list[Edit]) -> None:
 
 
 _FRONTABLE = re.compile(
-    r"^(?P<main>[A-Z][^,;:()\"“”]*?[^\W\d_]) (?P<sub>because|if|when|although|though|unless|while|whereas|once)"
-    r" (?P<clause>[^,;:()\"“”]+?)(?P<end>[.!?])$"
+    r"^(?P<main>[A-Z][^,;:()\"“”]*?[^\W\d_]) (?P<sub>"
+    + "|".join(sorted(wc.FRONTABLE_SUBORDINATORS))
+    + r") (?P<clause>[^,;:()\"“”]+?)(?P<end>[.!?])$"
 )
-_FRONTED = re.compile(
-    r"^(?P<sub>Because|If|When|Although|Though|Unless|While|Whereas|Once) (?P<clause>[^,;:()\"“”]+?), "
-    r"(?P<main>[^,;:()\"“”]+?)(?P<end>[.!?])$"
+# An opening adverbial clause up to its comma ("When he came, she left."): the one pattern for it, read
+# here and by clause_punctuation; each takes the subordinators it handles.
+OPENING_CLAUSE = re.compile(
+    r"^(?P<sub>If|When|Whenever|Because|Although|Though|Unless|While|Whereas|Once|After|Before|As soon as) "
+    r"(?P<clause>[^,;:()\"“”]+), "
 )
+_MAIN_TO_END = re.compile(r"(?P<main>[^,;:()\"“”]+?)(?P<end>[.!?])$")
 
 
 def _adverbial_clauses(doc: Doc, out: list[Edit]) -> None:
@@ -283,9 +287,12 @@ def _adverbial_clauses(doc: Doc, out: list[Edit]) -> None:
             ):
                 rep = f"{sub.capitalize()} {clause}, {_lower_first(doc, main)}{m.group('end')}"
                 out.append(Edit(s, e, rep, FAMILY, f"front:{sub}", True))
-        m = _FRONTED.match(sent)
+        opening = OPENING_CLAUSE.match(sent)
+        if opening is None or opening.group("sub").lower() not in wc.FRONTABLE_SUBORDINATORS:
+            continue
+        m = _MAIN_TO_END.match(sent, opening.end())
         if m:
-            main, sub, clause = m.group("main"), m.group("sub"), m.group("clause")
+            main, sub, clause = m.group("main"), opening.group("sub"), opening.group("clause")
             if (
                 len(_words(main)) >= 3
                 and len(_words(clause)) >= 2

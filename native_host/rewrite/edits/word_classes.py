@@ -43,6 +43,16 @@ SENTENCE_SUBJECT_STARTERS = _words(
 # the first word of a clause's subject ("because he", "since the")
 SUBJECT_OPENERS = _words("i he she we they it there this these those the his her their our my its such")
 
+# --- subordinators ------------------------------------------------------------------------------------
+
+# subordinators whose adverbial clause may go to the front or the back ("X because Y." <-> "Because Y, X.")
+FRONTABLE_SUBORDINATORS = _words("because if when although though unless while whereas once")
+
+# subordinators after whose short opening clause the comma is optional ("When he came she left.")
+COMMA_OPTIONAL_SUBORDINATORS = frozenset(
+    "if|when|whenever|because|although|though|unless|once|after|before|as soon as".split("|")
+)
+
 # --- determiners -----------------------------------------------------------------------------------------
 
 # articles, demonstratives, possessives and quantifiers before a noun
