@@ -67,17 +67,21 @@ def phrase_pairs(name: str) -> tuple[tuple[str, str, bool, bool | None], ...]:
     return tuple(rows)
 
 
-@cache
-def phrase_rule_rows(name: str) -> tuple[tuple[str, str, str, str, str, str], ...]:
-    """Rows of a phrase-rule table (data/*_phrases.tsv): kind, from, to, needs_lm_check, when, name."""
+def table_rows(name: str, columns: int) -> list[tuple[str, ...]]:
+    """The rows of a tab-separated table in data/, each with exactly `columns` cells (DataError if not)."""
     rows = []
     for line in _lines(name):
-        cells = line.split("\t")
-        if len(cells) != 6:
-            raise DataError(f"edit table {name}: {len(cells)} columns, not 6, in {line!r}")
-        kind, src, dst, check, when, rule_name = cells
-        rows.append((kind, src, dst, check, when, rule_name))
-    return tuple(rows)
+        cells = tuple(line.split("\t"))
+        if len(cells) != columns:
+            raise DataError(f"edit table {name}: {len(cells)} columns, not {columns}, in {line!r}")
+        rows.append(cells)
+    return rows
+
+
+@cache
+def phrase_rule_rows(name: str) -> tuple[tuple[str, ...], ...]:
+    """Rows of a phrase-rule table (data/*_phrases.tsv): kind, from, to, needs_lm_check, when, name."""
+    return tuple(table_rows(name, 6))
 
 
 def pos_shares(word: str) -> dict[str, float]:
