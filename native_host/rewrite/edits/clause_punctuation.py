@@ -142,17 +142,6 @@ _INTERRUPTER_GROUPS = [
     ["as it were", "so to speak"],
     ["for example", "for instance"],
 ]
-_SURE_TARGETS = {
-    "however",
-    "therefore",
-    "consequently",
-    "in fact",
-    "moreover",
-    "furthermore",
-    "in any case",
-    "for example",
-    "for instance",
-}
 _INTERRUPTER_ALTERNATIVES = {a: [b for b in g if b != a] for g in _INTERRUPTER_GROUPS for a in g}
 _INTERRUPTER_RE = re.compile(
     r"(?<=[^\W\d_]), (?P<adv>"
@@ -168,7 +157,7 @@ def _interrupters(doc: Doc, out: list[Edit]) -> None:
         start, end = m.span("adv")
         for alt in _INTERRUPTER_ALTERNATIVES[m.group("adv")]:
             rule = f"{m.group('adv')}->{alt}"
-            if e := _edit(doc, start, end, alt, FUNCTION_WORD, rule, alt not in _SURE_TARGETS):
+            if e := _edit(doc, start, end, alt, FUNCTION_WORD, rule, alt not in wc.SURE_INTERRUPTERS):
                 out.append(e)
 
 
@@ -198,12 +187,6 @@ _FINAL_SUB_DROP = re.compile(
     r"(?<=[^\W\d_]), (?P<sub>because|if|when|unless|until|before|after|once|as soon as) (?=[^\W\d_])"
 )
 _FINAL_SUB_ADD = re.compile(r"(?<=[^\W\d_]) (?P<sub>because|although|though|whereas) (?=[^\W\d_])")
-_NO_COMMA_BEFORE_SUB = set(
-    "just only not partly simply chiefly mainly largely merely solely even as and or but that so if".split()
-)
-_OPENING_SUBORDINATORS = set(
-    "if when because although though unless while whereas since once as after before until".split()
-)
 
 
 def _final_adverbial_commas(doc: Doc, out: list[Edit]) -> None:
@@ -211,7 +194,7 @@ def _final_adverbial_commas(doc: Doc, out: list[Edit]) -> None:
     (the clause runs to the sentence end with no other mark, the sentence opens with its main clause)."""
     for s, sent in _sentences(doc):
         first = WORD_RE.search(sent)
-        if first is None or first.group().lower() in _OPENING_SUBORDINATORS:
+        if first is None or first.group().lower() in wc.SUBORDINATORS:
             continue
         for m in _FINAL_SUB_DROP.finditer(sent):
             rest = sent[m.end() :]
@@ -224,7 +207,7 @@ def _final_adverbial_commas(doc: Doc, out: list[Edit]) -> None:
                 out.append(e)
         for m in _FINAL_SUB_ADD.finditer(sent):
             before = _words(sent[: m.start()])
-            if len(before) < 5 or before[-1].lower() in _NO_COMMA_BEFORE_SUB:
+            if len(before) < 5 or before[-1].lower() in wc.NO_COMMA_BEFORE_SUBORDINATOR:
                 continue
             rest = sent[m.end() :]
             if re.search(r"[,;:()—–\"“”]", rest.rstrip(".!?\"'”’)")) or not _has_verb(rest):
@@ -329,20 +312,6 @@ def _dash_clauses(doc: Doc, out: list[Edit]) -> None:
             out.append(e)
 
 
-_TEMPORAL = set(
-    """morning evening night afternoon day week month year time moment hour minute instant season spring
-    summer autumn winter century age occasion side way days years times nights mornings evenings
-    weeks months""".split()
-)
-
-
-# "under the influence" / "under the impression" are idioms of their own (drunk; believing): "under this
-# influence" must keep "this" (the 2026-12-02 medium eval's sample)
-_IN_THIS_PHRASES = set(
-    "view respect sense case manner way instance light regard place event point influence impression".split()
-)
-
-
 def _determiners(doc: Doc, out: list[Edit]) -> None:
     """ "this power" -> "the power", "these provisions" -> "the provisions": a demonstrative that
     points back to something named before reads the same with "the" (LM check: not where it contrasts).
@@ -353,7 +322,7 @@ def _determiners(doc: Doc, out: list[Edit]) -> None:
         if w not in ("this", "these") or not doc.plain_gap(i) or not (toks[i].free and toks[i + 1].free):
             continue
         nxt = norms[i + 1]
-        if nxt in _TEMPORAL or not _is(nxt, "n", 0.7) or _is(nxt, "v", 0.3):
+        if nxt in wc.TIME_NOUNS or not _is(nxt, "n", 0.7) or _is(nxt, "v", 0.3):
             continue
         if w == "these" and not nxt.endswith("s"):
             continue
@@ -361,7 +330,7 @@ def _determiners(doc: Doc, out: list[Edit]) -> None:
             continue
         if i > 0 and norms[i - 1] in ("like", "of", "all") and doc.plain_gap(i - 1):
             continue  # "all these things", "like this one": the demonstrative carries the meaning
-        if i > 0 and norms[i - 1] in ("in", "from", "on", "under", "at", "to") and nxt in _IN_THIS_PHRASES:
+        if i > 0 and norms[i - 1] in ("in", "from", "on", "under", "at", "to") and nxt in wc.THIS_IDIOM_NOUNS:
             continue  # "in this view", "from this point", "at this point": a fixed phrase pointing back
         t = toks[i]
         rep = "The" if t.text[:1].isupper() else "the"

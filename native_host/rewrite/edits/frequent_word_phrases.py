@@ -81,13 +81,8 @@ def _all_of_them(doc: Doc, out: list[Edit]) -> None:
             )
 
 
-_SO_SUCH_ADJ_STOP = set(
-    "much many few little more less other same own only very most last first next such".split()
-)
-
-
 def _adjective(word: str) -> bool:
-    return word not in _SO_SUCH_ADJ_STOP and has_pos(word, "a", 0.7)
+    return word not in wc.SO_SUCH_NOT_ADJECTIVES and has_pos(word, "a", 0.7)
 
 
 def _such_so(doc: Doc, out: list[Edit]) -> None:
@@ -115,12 +110,6 @@ def _such_so(doc: Doc, out: list[Edit]) -> None:
             out.append(Edit(toks[i].start, toks[i + 3].end, rep, FAMILY, "so ADJ a->such a", True))
 
 
-_VERY_STOP_BEFORE = set(
-    "not never hardly scarcely nor the this that these those his her their its our my your same".split()
-)
-_VERY_STOP_AFTER = set("much many few little well good best first last same own next end beginning".split())
-
-
 def _very_deletion(doc: Doc, out: list[Edit]) -> None:
     """ "a very old man" -> "an old man" (the intensifier only: never after a negation — "not very
     good" is not "not good" — nor the adjective "the very man"). LM-checked: it weakens the claim."""
@@ -128,17 +117,14 @@ def _very_deletion(doc: Doc, out: list[Edit]) -> None:
     for i in range(len(toks) - 1):
         if norms[i] != "very" or not toks[i].text.islower() or not (toks[i].free and toks[i + 1].free):
             continue
-        if not doc.plain_gap(i) or prev_word(doc, i) in _VERY_STOP_BEFORE or i == 0:
+        if not doc.plain_gap(i) or prev_word(doc, i) in wc.VERY_DELETION_STOP_BEFORE or i == 0:
             continue
         nxt = norms[i + 1]
-        if nxt in _VERY_STOP_AFTER or (not has_pos(nxt, "a", 0.7) and not has_pos(nxt, "r", 0.7)):
+        if nxt in wc.VERY_DELETION_STOP_AFTER or (not has_pos(nxt, "a", 0.7) and not has_pos(nxt, "r", 0.7)):
             continue
         if "n't" in doc.norms[i - 1]:
             continue
         out.append(Edit(toks[i].start, toks[i + 1].end, toks[i + 1].text, FAMILY, "very-deletion", True))
-
-
-_MANY_WORDS = ("many", "few", "several", "some")
 
 
 def _there_are_who(doc: Doc, out: list[Edit]) -> None:
@@ -149,7 +135,7 @@ def _there_are_who(doc: Doc, out: list[Edit]) -> None:
     for i in range(n - 5):
         if not doc.at_sentence_start(i) or norms[i] != "there" or norms[i + 1] not in ("are", "were"):
             continue
-        if norms[i + 2] not in _MANY_WORDS or norms[i + 4] not in ("who", "that"):
+        if norms[i + 2] not in wc.THERE_ARE_QUANTIFIERS or norms[i + 4] not in ("who", "that"):
             continue
         if not all(toks[k].free for k in range(i, i + 6)) or not all(
             doc.plain_gap(k) for k in range(i, i + 5)
@@ -163,9 +149,6 @@ def _there_are_who(doc: Doc, out: list[Edit]) -> None:
         out.append(Edit(toks[i].start, toks[i + 4].end, rep, FAMILY, "there-are-N-who->N", True))
 
 
-_ENOUGH_STOP = set("long well far much many few little soon often good".split())
-
-
 def _enough(doc: Doc, out: list[Edit]) -> None:
     """ "strong enough to" <-> "sufficiently strong to" (an adjective, then "to")."""
     toks, norms = doc.tokens, doc.norms
@@ -173,14 +156,20 @@ def _enough(doc: Doc, out: list[Edit]) -> None:
         if not all(toks[k].free for k in range(i, i + 3)) or not (doc.plain_gap(i) and doc.plain_gap(i + 1)):
             continue
         a, b, c = norms[i], norms[i + 1], norms[i + 2]
-        if b == "enough" and c == "to" and _adjective(a) and a not in _ENOUGH_STOP and toks[i].text.islower():
+        if (
+            b == "enough"
+            and c == "to"
+            and _adjective(a)
+            and a not in wc.ENOUGH_NOT_ADJECTIVES
+            and toks[i].text.islower()
+        ):
             if prev_word(doc, i) in ("not", "never") or (i > 0 and "n't" in norms[i - 1]):
                 continue  # "not strong enough" -> "not sufficiently strong": fine, but keep it simple
             rep = f"sufficiently {toks[i].text}"
             out.append(
                 Edit(toks[i].start, toks[i + 1].end, rep, FAMILY, "ADJ enough->sufficiently ADJ", True)
             )
-        if a == "sufficiently" and c == "to" and _adjective(b) and b not in _ENOUGH_STOP:
+        if a == "sufficiently" and c == "to" and _adjective(b) and b not in wc.ENOUGH_NOT_ADJECTIVES:
             rep = match_case(toks[i].text, f"{toks[i + 1].text} enough")
             out.append(
                 Edit(toks[i].start, toks[i + 1].end, rep, FAMILY, "sufficiently ADJ->ADJ enough", False)

@@ -15,12 +15,6 @@ from native_host.rewrite.edits.text import Doc, Edit, match_case
 
 FAMILY = "lexical"
 
-_VERB_CUES = set(
-    "to will would can could may might shall should must cannot i we they you he she it who not never "
-    "don't didn't doesn't won't can't couldn't wouldn't shouldn't did does do".split()
-)
-_ADJ_CUES = set("very too so more most quite rather less least how".split())
-
 
 def _context_pos(doc: Doc, i: int) -> set[str] | None:
     """Parts of speech the word before token i allows, or None when it tells nothing."""
@@ -29,31 +23,15 @@ def _context_pos(doc: Doc, i: int) -> set[str] | None:
     prev = doc.norms[i - 1]
     if prev in wc.NOUN_CUES:
         return {"n", "a"}
-    if prev in _ADJ_CUES:
+    if prev in wc.ADJECTIVE_CUES:
         return {"a", "r"}
     if prev == "to":  # "to help" is a verb unless the word is hardly ever one ("to school")
         return {"v"} if pos_shares(doc.norms[i]).get("v", 0.0) >= 0.3 else {"n"}
-    if prev in _VERB_CUES:
+    if prev in wc.VERB_CUES:
         return {"v", "r"}
     if pos_shares(prev).get("a", 0.0) >= 0.8:  # "a short stay": after an adjective, a noun
         return {"n"}
     return None
-
-
-_PREDICATIVE_CUES = set(
-    "is was are were be been being am seems seemed seem feel felt feels became become becomes looked looks "
-    "look remain remained remains appear appeared appears very so too not quite rather more most less "
-    "how really extremely".split()
-)
-_OBJECT_CUES = set(
-    "the a an this that these those his her their our my your its some any him them us me it every each "
-    "no all both".split()
-)
-
-
-_QUANTITY_NOUNS = set(
-    "number numbers majority amount amounts quantity quantities proportion part sum extent degree variety".split()
-)
 
 
 def _condition_holds(doc: Doc, i: int, condition: str) -> bool:
@@ -71,11 +49,11 @@ def _condition_holds(doc: Doc, i: int, condition: str) -> bool:
     if condition == "attr":
         return nxt is not None and pos_shares(nxt).get("n", 0.0) >= 0.5
     if condition == "pred":
-        return prev in _PREDICATIVE_CUES
+        return prev in wc.PREDICATIVE_CUES
     if condition == "obj":
-        return nxt in _OBJECT_CUES
+        return nxt in wc.OBJECT_CUES
     if condition == "quantity":
-        return nxt in _QUANTITY_NOUNS
+        return nxt in wc.QUANTITY_NOUNS
     if condition == "final":
         return i > 0 and doc.plain_gap(i - 1) and doc.gap(i)[:1] in (".", ",", ";", ":", "!", "?")
     return False

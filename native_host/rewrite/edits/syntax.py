@@ -20,27 +20,6 @@ from native_host.style.families.punctuation import interrupted_dash
 
 FAMILY = "syntax"
 
-_SUBORDINATORS = (
-    "because",
-    "if",
-    "when",
-    "although",
-    "though",
-    "unless",
-    "while",
-    "whereas",
-    "since",
-    "once",
-)
-_OPENING_ADVERBS = set(
-    "then now later today yesterday suddenly sometimes perhaps meanwhile afterwards afterward instead "
-    "originally usually generally occasionally again soon recently lately eventually thus hence indeed "
-    "therefore consequently accordingly certainly surely finally first lastly secondly besides also "
-    "naturally clearly obviously unfortunately fortunately accordingly happily".split()
-)
-# Adverbs that may stand inside a clause with or without commas: "it is, therefore, clear" <->
-# "it is therefore clear". ("however" needs its commas inside a sentence: not here.)
-_INTERRUPTERS = set("therefore thus perhaps indeed then also too certainly surely probably doubtless".split())
 _INTERRUPTER_COMMAS = re.compile(r"(?<=[^\W\d_]), (?P<adv>[a-z]+), (?=[^\W\d_])")
 _INTERRUPTER_BARE = re.compile(
     r"\b(?:is|was|are|were|be|will|would|can|could|may|might|must|should|shall|has|have|had)"
@@ -97,7 +76,7 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
         if not sent.rstrip("\"'”’)]").endswith((".", "!")):
             continue
         opener = _first_word(sent)
-        if opener and opener.group().lower() in (*_SUBORDINATORS, "as", "after", "before", "until"):
+        if opener and opener.group().lower() in wc.SUBORDINATORS:
             continue  # "Though X, yet Y": the subordinate clause would be left without its main clause
         for m in pattern.finditer(sent):
             left = sent[: m.start()]
@@ -161,13 +140,6 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                 out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:coordinated-drop", False))
 
 
-# Words that open a clause which needs a main clause after it ("if X, and Y, I would Z").
-_CONDITIONS = frozenset(
-    "if unless when whenever though although because since whether once while whereas until till "
-    "supposing suppose provided".split()
-)
-
-
 def inside_subordinate_clause(left: str, right: str) -> bool:
     """A ", and"/", but" between `left` and `right` joins two halves of a subordinate clause whose main
     clause comes after a later comma ("I can tell you this—if the whole race were swept away, and we two
@@ -176,11 +148,12 @@ def inside_subordinate_clause(left: str, right: str) -> bool:
     dash) is still open when no comma after it starts a clause of its own ("if done at all, they were
     slurred over" is closed), and the right clause has a comma still to come."""
     clause = re.split(r"[;:—–]|--", left)[-1]
-    opener = None
-    for opener in (m for m in WORD_RE.finditer(clause) if m.group().lower() in _CONDITIONS):  # noqa: B007
-        pass
-    if opener is None:
+    openers = [
+        m for m in WORD_RE.finditer(clause) if m.group().lower() in wc.SUBORDINATORS_BEFORE_MAIN_CLAUSE
+    ]
+    if not openers:
         return False
+    opener = openers[-1]
     for segment in clause[opener.end() :].split(",")[1:]:
         first = _first_word(segment)
         if first and first.group().lower() in wc.SENTENCE_SUBJECT_STARTERS and _finite_clause(segment):
@@ -418,12 +391,6 @@ _INTRO_PP = re.compile(r"^(?P<pp>[A-Z][a-z]* (?:[^\W\d_]+ ){0,3}[^\W\d_]+), (?=[
 _INTRO_ADV = re.compile(r"^(?P<adv>[A-Z][a-z]+)(?P<comma>,?) (?=[^\W\d_])")
 
 
-_CLAUSE_WORDS = set(
-    "i he she we they it is was are were has have had will would can could may might shall should must "
-    "do does did yet but which who that when if because".split()
-)
-
-
 def _finite(word: str) -> bool:
     lw = word.lower()
     return lw in wc.AUXILIARIES or (
@@ -468,7 +435,7 @@ def _commas(doc: Doc, out: list[Edit]) -> None:
             item, first = sm.group("item"), sm.group("first")
             if {"and", "or", "nor", "but"} & {w.lower() for w in _words(item) + _words(first)}:
                 continue
-            if any(w.lower() in _CLAUSE_WORDS for w in _words(item) + _words(first)):
+            if any(w.lower() in wc.CLAUSE_WORDS for w in _words(item) + _words(first)):
                 continue  # "yet it pervades": a clause, not a list item
             comma_at = s + sm.end("item")
             single = len(_words(item)) == 1 and _is_noun(item.lower(), 0.6) and _is_noun(first.lower(), 0.6)
@@ -491,21 +458,12 @@ def _commas(doc: Doc, out: list[Edit]) -> None:
             cs = s + pp.end("pp")
             out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:intro-drop", False))
         m = _INTRO_ADV.match(sent)
-        if m and m.group("adv").lower() in _OPENING_ADVERBS and len(_words(sent)) >= 4:
+        if m and m.group("adv").lower() in wc.OPENING_ADVERBS and len(_words(sent)) >= 4:
             cs = s + m.end("adv")
             if m.group("comma"):
                 out.append(Edit(cs, cs + 1, "", FAMILY, "comma:adverb-drop", False))
             elif edit := _insertion(doc, cs, ",", "comma:adverb-add", False):
                 out.append(edit)
-
-
-# "the majority of the people" is no possession: quantities, parts and kinds stay with "of".
-_PARTITIVE = set(
-    """majority minority number rest part half lot kind sort type sum amount piece bit group series set
-    pair couple variety range quantity portion share proportion degree extent remainder whole most
-    middle top bottom side edge end beginning course use means sake case matter question point idea
-    subject object purpose name form way state condition""".split()
-)
 
 
 def _interrupters(doc: Doc, out: list[Edit]) -> None:
@@ -521,7 +479,7 @@ def _interrupters(doc: Doc, out: list[Edit]) -> None:
             # "If it has any influence, therefore, it must be": the adverb opens the next clause;
             # without its commas it reads as a run-on ("any influence therefore it must")
             continue
-        if m.group("adv") in _INTERRUPTERS:
+        if m.group("adv") in wc.BARE_INTERRUPTERS:
             out.append(
                 Edit(m.start(), m.end(), f" {m.group('adv')} ", FAMILY, "commas:interrupter-drop", False)
             )
@@ -535,7 +493,6 @@ _RELATIVE_BE = re.compile(
     r"kept|left|lost|paid|said|sent|set|shown|told|built|brought|bought|caught|found|given|known|laid|led|meant|"
     r"put|read|sold|taught|thought|won|written)(?= (?P<next>[a-z]+))"
 )
-_REDUCE_BEFORE = set("by to in on at for from with into upon under within among between of as".split())
 
 
 def _reduced_relatives(doc: Doc, out: list[Edit]) -> None:
@@ -554,7 +511,7 @@ def _reduced_relatives(doc: Doc, out: list[Edit]) -> None:
             pass
         if last is None or last.end() != m.start() or not _is_noun(last.group().lower(), 0.5) or noun is None:
             continue
-        sure = m.group("next") in _REDUCE_BEFORE
+        sure = m.group("next") in wc.REDUCED_RELATIVE_SURE_BEFORE
         start = m.start()
         end = m.start("participle")
         out.append(Edit(start, end, " ", FAMILY, "relative:reduce", not sure))
@@ -598,7 +555,7 @@ def _possessives(doc: Doc, out: list[Edit]) -> None:
             continue
         if not (_is_noun(a) and _is_noun(b)) or b.endswith("s") or "'" in a + b or "-" in a + b:
             continue
-        if a in _PARTITIVE:
+        if a in wc.PARTITIVE_NOUNS:
             continue
         if doc.plain_gap(i + 4) and i + 5 < n and (_is_noun(norms[i + 5], 0.5) or norms[i + 5] == "of"):
             continue  # "the end of the war years": b is a modifier; "the power of constituting" goes with b
@@ -619,16 +576,6 @@ def _possessives(doc: Doc, out: list[Edit]) -> None:
         out.append(Edit(toks[i].start, toks[i + 2].end, rep, FAMILY, "possessive->of", True))
 
 
-_POSSESSOR_NOUNS = set(
-    """father mother brother sister son daughter husband wife uncle aunt cousin master mistress servant
-    servants king queen prince princess lord lady friend friends neighbour neighbor neighbours neighbors
-    gentleman gentlemen citizens members officers soldiers nations states people person man woman child
-    children boy girl boys girls family parents doctor parson clergyman enemy enemies author authors
-    writer writers owner owners guest guests host hostess teacher pupils students companion companions
-""".split()
-)
-
-
 def _more_possessives(doc: Doc, out: list[Edit]) -> None:
     """ "the rights of the citizens" -> "the citizens' rights"; "the house of his father" -> "his
     father's house" (one common noun each side, LM-checked). Not "the sight of it" -> "its sight": an
@@ -642,7 +589,7 @@ def _more_possessives(doc: Doc, out: list[Edit]) -> None:
         if not all(doc.plain_gap(k) for k in range(i, i + 3)):
             continue
         a = norms[i + 1]
-        if not _is_noun(a) or a in _PARTITIVE or "'" in a or "-" in a:
+        if not _is_noun(a) or a in wc.PARTITIVE_NOUNS or "'" in a or "-" in a:
             continue
         det = norms[i + 3]
         if det not in wc.POSSESSIVE_DETERMINERS or i + 4 >= n or not doc.plain_gap(i + 3):
@@ -653,7 +600,7 @@ def _more_possessives(doc: Doc, out: list[Edit]) -> None:
             continue
         if doc.plain_gap(i + 4) and i + 5 < n and (_is_noun(norms[i + 5], 0.5) or norms[i + 5] == "of"):
             continue  # b modifies a noun after it, or an "of" phrase goes with b
-        if b not in _POSSESSOR_NOUNS:
+        if b not in wc.POSSESSOR_NOUNS:
             continue  # "the objects of our choice" -> "our choice's objects": only people own things
         if det == "the" and b.endswith("s") and not b.endswith("ss"):
             rep = f"the {b_tok.text}{apostrophe} {toks[i + 1].text}"
