@@ -15,7 +15,7 @@ import re
 from native_host.rewrite.edits import word_classes as wc
 from native_host.rewrite.edits.lexicon_data import pos_shares
 from native_host.rewrite.edits.syntax import OPENING_CLAUSE, inside_subordinate_clause
-from native_host.rewrite.edits.text import WORD_RE, Doc, Edit
+from native_host.rewrite.edits.text import WORD_RE, Doc, Edit, apply_moves
 
 SYNTAX = "syntax"
 FUNCTION_WORD = "function_word"
@@ -337,15 +337,12 @@ def _determiners(doc: Doc, out: list[Edit]) -> None:
         out.append(Edit(t.start, t.end, rep, FUNCTION_WORD, f"{w}->the", True))
 
 
+# The moves in the order their edits are listed.
+_MOVES = (
+    _comma_before_that, _semicolon_coordinators, _predicate_commas, _final_adverbial_commas, _opening_commas,
+    _which_splits, _determiners, _interrupters, _dash_clauses,
+)  # fmt: skip
+
+
 def propose(doc: Doc) -> list[Edit]:
-    out: list[Edit] = []
-    _comma_before_that(doc, out)
-    _semicolon_coordinators(doc, out)
-    _predicate_commas(doc, out)
-    _final_adverbial_commas(doc, out)
-    _opening_commas(doc, out)
-    _which_splits(doc, out)
-    _determiners(doc, out)
-    _interrupters(doc, out)
-    _dash_clauses(doc, out)
-    return out
+    return apply_moves(doc, _MOVES)

@@ -20,7 +20,7 @@ from functools import cache
 from native_host.rewrite.edits import word_classes as wc
 from native_host.rewrite.edits.phrase_conditions import has_pos, prev_word
 from native_host.rewrite.edits.phrase_rules import Rule, index, match, read_rules
-from native_host.rewrite.edits.text import Doc, Edit, article_for, match_case, negations
+from native_host.rewrite.edits.text import Doc, Edit, apply_moves, article_for, match_case, negations
 
 FAMILY = "function_word"
 
@@ -204,12 +204,9 @@ def _index() -> dict[str, list[Rule]]:
     return index(read_rules("frequent_word_phrases.tsv"))
 
 
+# The word orders, in the order their edits are listed (after the phrase rules').
+_MOVES = (_enough, _either_insertion, _all_of_them, _such_so, _very_deletion, _there_are_who)
+
+
 def propose(doc: Doc) -> list[Edit]:
-    out = match(doc, _index(), FAMILY)
-    _enough(doc, out)
-    _either_insertion(doc, out)
-    _all_of_them(doc, out)
-    _such_so(doc, out)
-    _very_deletion(doc, out)
-    _there_are_who(doc, out)
-    return out
+    return apply_moves(doc, _MOVES, match(doc, _index(), FAMILY))

@@ -63,16 +63,8 @@ def _of_which(doc: Doc) -> list[Edit]:
             and toks[i].text.islower()
             and has_pos(norms[i + 1], "n", 0.7)
         ):
-            out.append(
-                Edit(
-                    toks[i].start,
-                    toks[i + 3].end,
-                    f"whose {toks[i + 1].text}",
-                    FAMILY,
-                    "of-which->whose",
-                    True,
-                )
-            )
+            rep = f"whose {toks[i + 1].text}"
+            out.append(Edit(toks[i].start, toks[i + 3].end, rep, FAMILY, "of-which->whose", True))
     return out
 
 
@@ -221,16 +213,8 @@ def _dialogue_tags(doc: Doc) -> list[Edit]:
         elif (b in wc.SPEECH_VERBS and a in wc.PERSONAL_SUBJECTS and toks[i].text.islower()) or (
             b in wc.SPEECH_VERBS and toks[i].text == "I"
         ):
-            out.append(
-                Edit(
-                    toks[i].start,
-                    toks[i + 1].end,
-                    f"{toks[i + 1].text} {toks[i].text}",
-                    FAMILY,
-                    "he-said->said-he",
-                    True,
-                )
-            )
+            rep = f"{toks[i + 1].text} {toks[i].text}"
+            out.append(Edit(toks[i].start, toks[i + 1].end, rep, FAMILY, "he-said->said-he", True))
     return out
 
 

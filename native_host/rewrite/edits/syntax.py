@@ -15,7 +15,7 @@ import re
 
 from native_host.rewrite.edits import word_classes as wc
 from native_host.rewrite.edits.lexicon_data import pos_shares
-from native_host.rewrite.edits.text import WORD_RE, Doc, Edit, match_case
+from native_host.rewrite.edits.text import WORD_RE, Doc, Edit, apply_moves, match_case
 from native_host.style.families.punctuation import interrupted_dash
 
 FAMILY = "syntax"
@@ -261,10 +261,11 @@ def _adverbial_clauses(doc: Doc, out: list[Edit]) -> None:
                 rep = f"{sub.capitalize()} {clause}, {_lower_first(doc, main)}{m.group('end')}"
                 out.append(Edit(s, e, rep, FAMILY, f"front:{sub}", True))
         opening = OPENING_CLAUSE.match(sent)
-        if opening is None or opening.group("sub").lower() not in wc.FRONTABLE_SUBORDINATORS:
-            continue
-        m = _MAIN_TO_END.match(sent, opening.end())
-        if m:
+        if opening and opening.group("sub").lower() in wc.FRONTABLE_SUBORDINATORS:
+            m = _MAIN_TO_END.match(sent, opening.end())
+        else:
+            m = None
+        if opening and m:
             main, sub, clause = m.group("main"), opening.group("sub"), opening.group("clause")
             if (
                 len(_words(main)) >= 3
@@ -613,19 +614,12 @@ def _more_possessives(doc: Doc, out: list[Edit]) -> None:
         )
 
 
+# The moves in the order their edits are listed.
+_MOVES = (
+    _splits, _merges, _coordination_commas, _adverbial_clauses, _clefts, _parentheticals, _dashes, _colons,
+    _commas, _interrupters, _possessives, _reduced_relatives, _nonrestrictive_reductions,
+)  # fmt: skip
+
+
 def propose(doc: Doc) -> list[Edit]:
-    out: list[Edit] = []
-    _splits(doc, out)
-    _merges(doc, out)
-    _coordination_commas(doc, out)
-    _adverbial_clauses(doc, out)
-    _clefts(doc, out)
-    _parentheticals(doc, out)
-    _dashes(doc, out)
-    _colons(doc, out)
-    _commas(doc, out)
-    _interrupters(doc, out)
-    _possessives(doc, out)
-    _reduced_relatives(doc, out)
-    _nonrestrictive_reductions(doc, out)
-    return out
+    return apply_moves(doc, _MOVES)
