@@ -5,7 +5,7 @@
 
 A cell is terms joined by " & ", each a condition's name (`continues`), "not " + a term, or a maker with
 its words (`next_in(the a)`, `next_is(a 0.6)`); CAPITALS among the words name a class of word_classes.py.
-The names are the functions below (without a leading underscore).
+A name is a function below marked @registered; a maker is one of MAKERS.
 """
 
 from __future__ import annotations
@@ -19,6 +19,15 @@ from native_host.rewrite.edits.lexicon_data import pos_shares
 from native_host.rewrite.edits.text import Doc
 
 Cond = Callable[[Doc, int, int], bool]  # (doc, first token, last token) -> rule applies
+
+
+# The conditions a table may name, by their names (each function below marked @registered).
+CONDITIONS: dict[str, Cond] = {}
+
+
+def registered(cond: Callable[[Doc, int, int], bool]) -> Callable[[Doc, int, int], bool]:
+    CONDITIONS[cond.__name__] = cond
+    return cond
 
 
 # --- the words around a phrase ---------------------------------------------------------------------
@@ -113,59 +122,71 @@ def partner_follows(word: str) -> Cond:
 # --- where the phrase stands ---------------------------------------------------------------------------
 
 
+@registered
 def continues(doc: Doc, i: int, j: int) -> bool:
     """Another word follows with no punctuation between: a contraction may not end a clause."""
     return next_word(doc, j) is not None
 
 
+@registered
 def question(doc: Doc, i: int, j: int) -> bool:
     s, e = doc.sentences[doc.sentence_of(doc.tokens[i].start)]
     return doc.text[s:e].rstrip("\"'”’)] ").endswith("?")
 
 
+@registered
 def sentence_initial_comma(doc: Doc, i: int, j: int) -> bool:
     """The phrase opens its sentence and a comma follows it ("However, ..."); the edit takes the comma."""
     return doc.at_sentence_start(i) and doc.gap(j).startswith(", ") and j + 1 < len(doc.tokens)
 
 
+@registered
 def sentence_initial_plain(doc: Doc, i: int, j: int) -> bool:
     return doc.at_sentence_start(i) and doc.plain_gap(j)
 
 
+@registered
 def set_off(doc: Doc, i: int, j: int) -> bool:
     """Punctuation or the sentence start before the phrase."""
     return prev_word(doc, i) is None
 
 
+@registered
 def inside_clause(doc: Doc, i: int, j: int) -> bool:
     """Plain words on both sides: not set off by punctuation."""
     return prev_word(doc, i) is not None and next_word(doc, j) is not None
 
 
+@registered
 def after_comma(doc: Doc, i: int, j: int) -> bool:
     """A comma (and nothing else) comes right before the phrase."""
     return i > 0 and doc.before(i) == ", "
 
 
+@registered
 def clause_final(doc: Doc, i: int, j: int) -> bool:
     """The phrase ends its clause (punctuation follows) and a word comes before it."""
     return i > 0 and doc.plain_gap(i - 1) and re.match(r"[.,;:!?]", doc.gap(j)) is not None
 
 
+@registered
 def clause_final_any(doc: Doc, i: int, j: int) -> bool:
     return re.match(r"[.,;:!?]", doc.gap(j)) is not None
 
 
+@registered
 def sentence_final_phrase(doc: Doc, i: int, j: int) -> bool:
     return next_word(doc, j) is None
 
 
+@registered
 def before_number(doc: Doc, i: int, j: int) -> bool:
     """A number (protected digits or a number word) follows."""
     after = doc.text[doc.tokens[j].end : doc.tokens[j].end + 3]
     return bool(re.match(r" [£$€]?\d", after)) or next_word(doc, j) in wc.NUMBER_WORDS
 
 
+@registered
 def never(doc: Doc, i: int, j: int) -> bool:
     return False
 
@@ -173,23 +194,27 @@ def never(doc: Doc, i: int, j: int) -> bool:
 # --- the words of the function-word table (function_word_phrases.tsv) ---------------------------------
 
 
+@registered
 def next_not_ing(doc: Doc, i: int, j: int) -> bool:
     """ "So saying, she ran off": "so" before an -ing verb is "thus", no conclusion."""
     nxt = next_word(doc, j)
     return nxt is None or not nxt.endswith("ing")
 
 
+@registered
 def next_not_degree_word(doc: Doc, i: int, j: int) -> bool:
     """ "and so beautiful and shiny": "so" of degree before an adjective or adverb, not "therefore"."""
     nxt = next_word(doc, j)
     return not (has_pos(nxt, "a", 0.3) or has_pos(nxt, "r", 0.3))
 
 
+@registered
 def next_not_verbish(doc: Doc, i: int, j: int) -> bool:
     nxt = next_word(doc, j)
     return nxt is not None and not has_pos(nxt, "v", 0.35)
 
 
+@registered
 def aux_have(doc: Doc, i: int, j: int) -> bool:
     """'have' is the perfect auxiliary: a participle (or never/already/...) follows."""
     nxt = next_word(doc, j)
@@ -198,24 +223,29 @@ def aux_have(doc: Doc, i: int, j: int) -> bool:
     )
 
 
+@registered
 def subject_before_or_imperative(doc: Doc, i: int, j: int) -> bool:
     if doc.at_sentence_start(i):
         return doc.norms[i] == "do"
     return prev_word(doc, i) is not None
 
 
+@registered
 def opens_or_after_be(doc: Doc, i: int, j: int) -> bool:
     return doc.at_sentence_start(i) or prev_word(doc, i) in ("is", "was", "are", "were", "be")
 
 
+@registered
 def main_clause_subject(doc: Doc, i: int, j: int) -> bool:
     return doc.at_sentence_start(i) or prev_word(doc, i) in ("and", "but", "so") or after_comma(doc, i, j)
 
 
+@registered
 def prev_noun(doc: Doc, i: int, j: int) -> bool:
     return has_pos(prev_word(doc, i), "n", 0.7) and next_word(doc, j) is not None
 
 
+@registered
 def additive_as_well_as(doc: Doc, i: int, j: int) -> bool:
     """'the X as well as the Y' (additive: a noun before, a noun phrase after), not the comparison
     'did as well as he could'."""
@@ -240,6 +270,7 @@ def _singular_verb_soon(doc: Doc, j: int) -> bool:
     return False
 
 
+@registered
 def so_adjective_final(doc: Doc, i: int, j: int) -> bool:
     """ "she was so kind." : degree "so" before an adjective that ends the clause (no "so X that")."""
     nxt = next_word(doc, j)
@@ -253,6 +284,7 @@ def so_adjective_final(doc: Doc, i: int, j: int) -> bool:
     )
 
 
+@registered
 def only_adverb(doc: Doc, i: int, j: int) -> bool:
     """ "he only asked" / "only a few": the adverb "only", not "the only man" or "only if" or a
     sentence-opening "Only then did"."""
@@ -268,14 +300,17 @@ def only_adverb(doc: Doc, i: int, j: int) -> bool:
 _DEFINITE_DETERMINERS_OR_ARTICLE = wc.DEFINITE_DETERMINERS | {"a", "an"}
 
 
+@registered
 def determiner_next(doc: Doc, i: int, j: int) -> bool:
     return next_word(doc, j) in _DEFINITE_DETERMINERS_OR_ARTICLE
 
 
+@registered
 def about_topic(doc: Doc, i: int, j: int) -> bool:
     return prev_word(doc, i) in wc.ABOUT_TOPIC_HEADS and determiner_next(doc, i, j)
 
 
+@registered
 def many_attributive(doc: Doc, i: int, j: int) -> bool:
     nxt = next_word(doc, j)
     return (
@@ -287,11 +322,13 @@ def many_attributive(doc: Doc, i: int, j: int) -> bool:
     )
 
 
+@registered
 def adjective_next(doc: Doc, i: int, j: int) -> bool:
     nxt = next_word(doc, j)
     return nxt is not None and nxt not in wc.TO_BE_ADJECTIVE_STOP and has_pos(nxt, "a", 0.7)
 
 
+@registered
 def prev_noun_plain(doc: Doc, i: int, j: int) -> bool:
     prev = prev_word(doc, i)
     return (
@@ -302,6 +339,7 @@ def prev_noun_plain(doc: Doc, i: int, j: int) -> bool:
     )
 
 
+@registered
 def prev_subject_not_i(doc: Doc, i: int, j: int) -> bool:
     """A main clause's subject right before: the subject opens the sentence or follows "and/but" ("I
     should think" is a politeness, "if it should turn out" a condition, "that they should regard" a
@@ -325,6 +363,7 @@ def prev_subject_not_i(doc: Doc, i: int, j: int) -> bool:
     )
 
 
+@registered
 def prev_is_place(doc: Doc, i: int, j: int) -> bool:
     return prev_word(doc, i) in wc.PLACE_NOUNS and next_word(doc, j) is not None
 
@@ -332,16 +371,19 @@ def prev_is_place(doc: Doc, i: int, j: int) -> bool:
 _CONCESSION = re.compile(r"\b(?:though|although|even if|notwithstanding)\b", re.I)
 
 
+@registered
 def concession_before(doc: Doc, i: int, j: int) -> bool:
     """The sentence opened a concession before: "even if X, yet Y" is a correlative "yet", not "but"."""
     s, _ = doc.sentences[doc.sentence_of(doc.tokens[i].start)]
     return _CONCESSION.search(doc.text[s : doc.tokens[i].start]) is not None
 
 
+@registered
 def next_comparative(doc: Doc, i: int, j: int) -> bool:
     return next_word(doc, j) in wc.COMPARATIVES
 
 
+@registered
 def clause_follows(doc: Doc, i: int, j: int) -> bool:
     """A subject pronoun and a finite verb follow: ", for he was" (not ", for the sake of")."""
     k = j + 1
@@ -353,11 +395,13 @@ def clause_follows(doc: Doc, i: int, j: int) -> bool:
     )
 
 
+@registered
 def not_only_before(doc: Doc, i: int, j: int) -> bool:
     s, _ = doc.sentences[doc.sentence_of(doc.tokens[i].start)]
     return "not only" in doc.text[s : doc.tokens[i].start].lower() and next_word(doc, j) is not None
 
 
+@registered
 def sentence_opening_and(doc: Doc, i: int, j: int) -> bool:
     """A sentence that opens with "And" reads the same without it ("And the war came." -> "The war came.")."""
     return (
@@ -367,6 +411,7 @@ def sentence_opening_and(doc: Doc, i: int, j: int) -> bool:
     )
 
 
+@registered
 def finite_have(doc: Doc, i: int, j: int) -> bool:
     """'have to' is the finite verb of its clause: a subject comes right before it (so not "will have
     to", "do not have to" - the last would turn "need not" into "must not")."""
@@ -376,21 +421,25 @@ def finite_have(doc: Doc, i: int, j: int) -> bool:
     )
 
 
+@registered
 def state_after_subject(doc: Doc, i: int, j: int) -> bool:
     k = j + 2
     return k < len(doc.tokens) and doc.plain_gap(j + 1) and doc.norms[k] in wc.STATE_VERBS
 
 
+@registered
 def or_follows(doc: Doc, i: int, j: int) -> bool:
     _, e = doc.sentences[doc.sentence_of(doc.tokens[i].start)]
     return re.search(r"\bor\b", doc.text[doc.tokens[j].end : e]) is not None
 
 
+@registered
 def or_not_follows(doc: Doc, i: int, j: int) -> bool:
     _, e = doc.sentences[doc.sentence_of(doc.tokens[i].start)]
     return re.search(r"\bor not\b", doc.text[doc.tokens[j].end : e]) is not None
 
 
+@registered
 def like_example(doc: Doc, i: int, j: int) -> bool:
     """'things like X': a plural noun before 'like' (so 'like' is no verb) and a noun after."""
     prev = prev_word(doc, i)
@@ -408,25 +457,30 @@ def like_example(doc: Doc, i: int, j: int) -> bool:
 # --- the words of the frequent-word table (frequent_word_phrases.tsv) ----------------------------------
 
 
+@registered
 def determiner_or_quantifier_next(doc: Doc, i: int, j: int) -> bool:
     return next_word(doc, j) in wc.DETERMINERS
 
 
+@registered
 def not_clause_start_connective(doc: Doc, i: int, j: int) -> bool:
     """ "Besides, he was ill": the connective, not the preposition."""
     return not sentence_initial_comma(doc, i, j)
 
 
+@registered
 def not_after_a_verb_or_all(doc: Doc, i: int, j: int) -> bool:
     prev = prev_word(doc, i)
     return prev not in wc.PARTICLE_BEFORE_ALONG and not has_pos(prev, "v", 0.5)
 
 
+@registered
 def compared(doc: Doc, i: int, j: int) -> bool:
     nxt = next_word(doc, j)
     return nxt is not None and not has_pos(nxt, "v", 0.5) and not nxt.endswith("ing")
 
 
+@registered
 def plural_count_noun_next(doc: Doc, i: int, j: int) -> bool:
     nxt = next_word(doc, j)
     return (
@@ -440,6 +494,7 @@ def plural_count_noun_next(doc: Doc, i: int, j: int) -> bool:
     )
 
 
+@registered
 def gerund_object_next(doc: Doc, i: int, j: int) -> bool:
     """ "by establishing courts": an -ing verb with an object after it (so not "by the time", "by
     evening", "stood by watching")."""
@@ -456,75 +511,24 @@ def gerund_object_next(doc: Doc, i: int, j: int) -> bool:
     )
 
 
+@registered
 def people_verb_next(doc: Doc, i: int, j: int) -> bool:
     """ "others think": a verb of saying or thinking says the others are people."""
     return next_word(doc, j) in wc.PEOPLE_VERBS
 
 
+@registered
 def not_possessive(doc: Doc, i: int, j: int) -> bool:
     return not doc.gap(j).startswith(("'", "’"))
 
 
+@registered
 def clause_final_or_to(doc: Doc, i: int, j: int) -> bool:
     return clause_final(doc, i, j) or next_word(doc, j) in ("to", "and")
 
 
 # --- the registry: a table's `when` cell -> a condition ------------------------------------------------
 
-CONDITIONS: dict[str, Cond] = {
-    f.__name__: f
-    for f in (
-        continues,
-        question,
-        sentence_initial_comma,
-        sentence_initial_plain,
-        set_off,
-        inside_clause,
-        after_comma,
-        clause_final,
-        clause_final_any,
-        sentence_final_phrase,
-        before_number,
-        never,
-        next_not_ing,
-        next_not_degree_word,
-        next_not_verbish,
-        aux_have,
-        subject_before_or_imperative,
-        opens_or_after_be,
-        main_clause_subject,
-        prev_noun,
-        additive_as_well_as,
-        so_adjective_final,
-        only_adverb,
-        determiner_next,
-        about_topic,
-        many_attributive,
-        adjective_next,
-        prev_noun_plain,
-        prev_subject_not_i,
-        prev_is_place,
-        concession_before,
-        next_comparative,
-        clause_follows,
-        not_only_before,
-        sentence_opening_and,
-        finite_have,
-        state_after_subject,
-        or_follows,
-        or_not_follows,
-        like_example,
-        determiner_or_quantifier_next,
-        not_clause_start_connective,
-        not_after_a_verb_or_all,
-        compared,
-        plural_count_noun_next,
-        gerund_object_next,
-        people_verb_next,
-        not_possessive,
-        clause_final_or_to,
-    )
-}
 # Makers take the words after them: `next_in(the a)`; `next_is(a 0.6)` takes a part of speech and a share.
 MAKERS: dict[str, Callable[[str], Cond]] = {
     f.__name__: f
