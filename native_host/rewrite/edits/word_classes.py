@@ -11,12 +11,14 @@ complement), they are two classes with two names, never one set bent to both: an
 
 from __future__ import annotations
 
-from native_host.rewrite.edits.lexicon_data import table_rows
+from native_host.rewrite.edits.lexicon_data import DataError, table_rows
 
 
 def _read() -> dict[str, frozenset[str]]:
     classes = {}
     for name, words, _what in table_rows("word_classes.tsv", 3):
+        if name in classes:
+            raise DataError(f"edit table word_classes.tsv: the class {name} twice")
         # a class with a phrase in it ("as soon as") separates its members by "|"
         classes[name] = frozenset(words.split("|") if "|" in words else words.split())
     return classes
