@@ -13,7 +13,7 @@ class Substitute:
     pos: str  # n | v | a | r
     needs_lm_check: bool
     pair: str  # "lemma>lemma", for the rule name
-    condition: str  # "" or one of lexical.CONDITIONS: where in a sentence the pair holds
+    condition: str  # "" or one lexical._condition_holds reads: where in a sentence the pair holds
 
 
 class DataError(RuntimeError):
