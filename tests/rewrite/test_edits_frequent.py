@@ -1,5 +1,5 @@
-"""The high-volume edits on the commonest marks and words (native_host.rewrite.edits.frequent) and the
-adverb/phrase and common-word alternations of function_words: each rule has cases that must change
+"""The high-volume edits on the commonest marks and words (native_host.rewrite.edits.clause_punctuation) and the
+adverb/phrase and common-word alternations of function_word_swaps: each rule has cases that must change
 and cases that must not (names, numbers, quotes, negation, the readings that would change meaning)."""
 
 from __future__ import annotations

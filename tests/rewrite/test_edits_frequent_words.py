@@ -1,4 +1,4 @@
-"""The alternations aimed at Cosine Delta's most frequent words (native_host.rewrite.edits.frequent_words):
+"""The alternations aimed at Cosine Delta's most frequent words (native_host.rewrite.edits.frequent_word_phrases):
 each rule has cases that must change and cases that must not (names, numbers, quotes, negation, the
 readings that would change the meaning)."""
 

@@ -3,9 +3,21 @@ and each family matching its own rules."""
 
 from __future__ import annotations
 
-from native_host.rewrite.edits import frequent_words, function_words
+import pytest
+
+from native_host.rewrite.edits import frequent_word_phrases as frequent_words
+from native_host.rewrite.edits import function_word_swaps as function_words
+from native_host.rewrite.edits import word_classes
 from native_host.rewrite.edits.lexicon_data import phrase_pairs
-from native_host.rewrite.edits.phrase_rules import Rule, index, match, sentence_initial_comma, table_rules
+from native_host.rewrite.edits.phrase_conditions import condition
+from native_host.rewrite.edits.phrase_rules import (
+    Rule,
+    index,
+    match,
+    read_rules,
+    sentence_initial_comma,
+    table_rules,
+)
 from native_host.rewrite.edits.text import Doc
 
 
@@ -52,3 +64,29 @@ def test_each_family_matches_its_own_rules():
     frw = {e.rule for e in frequent_words.propose(doc)}
     assert "whilst->while" in fw and "whilst->while" not in frw
     assert "in accordance with->according to" in frw and "in accordance with->according to" not in fw
+
+
+def test_the_phrase_tables_read_with_their_conditions_and_word_classes():
+    fw = read_rules("function_word_phrases.tsv")
+    frw = read_rules("frequent_word_phrases.tsv")
+    assert len(fw) > 500 and len(frw) > 50
+    named = index(fw)
+    # a group row: every member to every other; a connectives row takes its comma at a sentence start
+    assert any(r.dst == "nobody" and r.when is not None for r in named["no"])
+    assert any(r.dst == "nevertheless," and r.when is sentence_initial_comma for r in named["however"])
+    # a condition naming a word class: "a while" keeps its noun
+    while_rules = [r for r in named["while"] if r.dst == "whilst"]
+    assert while_rules and while_rules[0].when is not None
+    doc = Doc("We waited a while here.")
+    i = doc.norms.index("while")
+    assert not while_rules[0].when(doc, i, i)
+    assert "a" in word_classes.named("WHILE_AS_NOUN_AFTER")
+
+
+def test_a_table_that_names_no_known_condition_or_class_is_a_clear_error():
+    with pytest.raises(ValueError, match="no condition 'nowhere_near'"):
+        condition("continues & nowhere_near")
+    with pytest.raises(KeyError, match="no word class 'NOT_A_CLASS'"):
+        condition("next_in(NOT_A_CLASS the)")
+    assert condition("") is None
+    assert condition("sentence_initial_comma") is sentence_initial_comma

@@ -3,16 +3,19 @@
     from native_host.rewrite.edits import Edit, propose
     edits = propose(text, protected=[(s, e), ...])   # may overlap each other, never a protected span
 
-Families (one module each): `function_words` (whilst/while, contractions, connectives, which/that,
-...), `lexical` (curated WordNet synonyms in the right inflection), `syntax` (split/merge sentences,
-move adverbial clauses, punctuation alternations), `frequent` (optional commas, semicolons before a
-coordinator, ", which" as a new sentence, "this/these" -> "the"), `frequent_words` (phrases and word
-orders on Cosine Delta's most frequent words: "they all" <-> "all of them", "such a" <-> "so ADJ a",
-"under/in the circumstances", ...). Every edit applied alone leaves well-formed text:
-capitals at sentence starts, a/an agreement, spacing; no edit adds or removes a negation.
-The phrase alternations of `function_words` and `frequent_words` are phrase rules (`phrase_rules`: the
-matcher and the conditions on the words around; each family matches its own rules), the ones with no
-condition in data/phrase_pairs.tsv. Tables: data/ (the lexicon built by scripts/build_lexicon.py).
+Families (one module each, run in this order): `function_word_swaps` (whilst/while, contractions,
+connectives, which/that, that-deletion, each/every, ...), `lexical` (curated WordNet synonyms in the right
+inflection), `syntax` (split/merge sentences, move adverbial clauses, punctuation alternations),
+`clause_punctuation` (optional commas, semicolons before a coordinator, ", which" as a new sentence,
+"this/these" -> "the"), `frequent_word_phrases` (phrases and word orders on Cosine Delta's most frequent
+words: "they all" <-> "all of them", "such a" <-> "so ADJ a", "under/in the circumstances", ...). Every
+edit applied alone leaves well-formed text: capitals at sentence starts, a/an agreement, spacing; no edit
+adds or removes a negation.
+The phrase alternations of `function_word_swaps` and `frequent_word_phrases` are phrase rules in data
+files (`phrase_rules`: the matcher and the table reader; `phrase_conditions`: the conditions on the words
+around, named in the tables): data/function_word_phrases.tsv, data/frequent_word_phrases.tsv and, the ones
+with no condition, data/phrase_pairs.tsv. Every family reads one vocabulary, `word_classes`
+(data/word_classes.tsv). Tables: data/ (the lexicon built by scripts/build_lexicon.py).
 Figures: docs/anonymization-edits.md.
 """
 
@@ -20,17 +23,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from native_host.rewrite.edits import frequent, frequent_words, function_words, lexical, syntax
+from native_host.rewrite.edits import (
+    clause_punctuation,
+    frequent_word_phrases,
+    function_word_swaps,
+    lexical,
+    syntax,
+)
 from native_host.rewrite.edits.text import Doc, Edit, article_for, negations
 
 __all__ = ["Edit", "propose"]
 
 _FAMILIES = (
-    function_words.propose,
+    function_word_swaps.propose,
     lexical.propose,
     syntax.propose,
-    frequent.propose,
-    frequent_words.propose,
+    clause_punctuation.propose,
+    frequent_word_phrases.propose,
 )
 
 

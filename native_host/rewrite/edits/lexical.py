@@ -9,20 +9,11 @@ sense or part of speech is not certain is proposed with needs_lm_check=True for 
 
 from __future__ import annotations
 
+from native_host.rewrite.edits import word_classes as wc
 from native_host.rewrite.edits.lexicon_data import idioms, phrases, pos_shares, spelling_variants, substitutes
 from native_host.rewrite.edits.text import Doc, Edit, match_case
 
 FAMILY = "lexical"
-
-_DETERMINERS = set(
-    "the a an this that these those his her their our my your its some any every each no many several "
-    "few both either neither such another whose".split()
-)
-_VERB_CUES = set(
-    "to will would can could may might shall should must cannot i we they you he she it who not never "
-    "don't didn't doesn't won't can't couldn't wouldn't shouldn't did does do".split()
-)
-_ADJ_CUES = set("very too so more most quite rather less least how".split())
 
 
 def _context_pos(doc: Doc, i: int) -> set[str] | None:
@@ -30,39 +21,17 @@ def _context_pos(doc: Doc, i: int) -> set[str] | None:
     if i == 0 or not doc.plain_gap(i - 1):
         return None
     prev = doc.norms[i - 1]
-    if prev in _DETERMINERS:
+    if prev in wc.NOUN_CUES:
         return {"n", "a"}
-    if prev in _ADJ_CUES:
+    if prev in wc.ADJECTIVE_CUES:
         return {"a", "r"}
     if prev == "to":  # "to help" is a verb unless the word is hardly ever one ("to school")
         return {"v"} if pos_shares(doc.norms[i]).get("v", 0.0) >= 0.3 else {"n"}
-    if prev in _VERB_CUES:
+    if prev in wc.VERB_CUES:
         return {"v", "r"}
     if pos_shares(prev).get("a", 0.0) >= 0.8:  # "a short stay": after an adjective, a noun
         return {"n"}
     return None
-
-
-_PREDICATIVE_CUES = set(
-    "is was are were be been being am seems seemed seem feel felt feels became become becomes looked looks "
-    "look remain remained remains appear appeared appears very so too not quite rather more most less "
-    "how really extremely".split()
-)
-_OBJECT_CUES = set(
-    "the a an this that these those his her their our my your its some any him them us me it every each "
-    "no all both".split()
-)
-
-
-# An adjective right before one of these takes it as its complement ("fond of", "liable to", "aware of").
-_PREPOSITIONS = set("of to with at in on about for from upon".split())
-
-# A word right before one of these takes an object: a verb, not a noun ("results the", "offers his").
-_OBJECT_START = set("the a an his her their our my your its this these those".split())
-
-_QUANTITY_NOUNS = set(
-    "number numbers majority amount amounts quantity quantities proportion part sum extent degree variety".split()
-)
 
 
 def _condition_holds(doc: Doc, i: int, condition: str) -> bool:
@@ -80,11 +49,11 @@ def _condition_holds(doc: Doc, i: int, condition: str) -> bool:
     if condition == "attr":
         return nxt is not None and pos_shares(nxt).get("n", 0.0) >= 0.5
     if condition == "pred":
-        return prev in _PREDICATIVE_CUES
+        return prev in wc.PREDICATIVE_CUES
     if condition == "obj":
-        return nxt in _OBJECT_CUES
+        return nxt in wc.OBJECT_CUES
     if condition == "quantity":
-        return nxt in _QUANTITY_NOUNS
+        return nxt in wc.QUANTITY_NOUNS
     if condition == "final":
         return i > 0 and doc.plain_gap(i - 1) and doc.gap(i)[:1] in (".", ",", ";", ":", "!", "?")
     return False
@@ -174,8 +143,8 @@ def propose(doc: Doc) -> list[Edit]:
         allowed = _context_pos(doc, i)
         next_word = _next_word(doc, i)
         modifier = _modifies_next_noun(next_word)
-        complement_preposition = next_word in _PREPOSITIONS
-        verb_before_object = next_word in _OBJECT_START
+        complement_preposition = next_word in wc.COMPLEMENT_PREPOSITIONS
+        verb_before_object = next_word in wc.OBJECT_STARTERS
         # a synonym that is already one of the nearby words would stammer ("coarse, vulgar forms" ->
         # "coarse, coarse forms", read in the 2026-12-02 eval sample)
         nearby = set(doc.norms[max(0, i - NEARBY_WORDS) : i + NEARBY_WORDS + 1])

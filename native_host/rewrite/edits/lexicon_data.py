@@ -13,7 +13,7 @@ class Substitute:
     pos: str  # n | v | a | r
     needs_lm_check: bool
     pair: str  # "lemma>lemma", for the rule name
-    condition: str  # "" or one of lexical.CONDITIONS: where in a sentence the pair holds
+    condition: str  # "" or one lexical._condition_holds reads: where in a sentence the pair holds
 
 
 class DataError(RuntimeError):
@@ -65,6 +65,23 @@ def phrase_pairs(name: str) -> tuple[tuple[str, str, bool, bool | None], ...]:
         a, b, check_ab, check_ba = line.split("\t")
         rows.append((a, b, check_ab == "1", None if check_ba == "-" else check_ba == "1"))
     return tuple(rows)
+
+
+def table_rows(name: str, columns: int) -> list[tuple[str, ...]]:
+    """The rows of a tab-separated table in data/, each with exactly `columns` cells (DataError if not)."""
+    rows = []
+    for line in _lines(name):
+        cells = tuple(line.split("\t"))
+        if len(cells) != columns:
+            raise DataError(f"edit table {name}: {len(cells)} columns, not {columns}, in {line!r}")
+        rows.append(cells)
+    return rows
+
+
+@cache
+def phrase_rule_rows(name: str) -> tuple[tuple[str, ...], ...]:
+    """Rows of a phrase-rule table (data/*_phrases.tsv): kind, from, to, needs_lm_check, when, name."""
+    return tuple(table_rows(name, 6))
 
 
 def pos_shares(word: str) -> dict[str, float]:

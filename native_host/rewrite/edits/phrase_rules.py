@@ -1,27 +1,26 @@
 """Phrase rules: a run of words replaced by another where a condition on the words around it holds.
 
-    Rule(("in", "order", "to"), "to", check=False, when=None)
-    rules = index([*table_rules("phrase_pairs.tsv"), *code_rules])   first word -> its rules, named
-    match(doc, rules, family) -> [Edit]
+    rules = read_rules("function_word_phrases.tsv")            # a table: a row a rule (or a group)
+    named = index([*table_rules("phrase_pairs.tsv"), *rules])  # first word -> its rules, named
+    match(doc, named, family) -> [Edit]
 
 A rule matches a run of words separated by spaces only (never across punctuation or a paragraph
 break), none of them protected, and never one that starts with a capital inside a sentence (a name:
-"and May said"). `when(doc, i, j)` sees the first and the last token of the run; the conditions here
-are the ones every family's tables use (the word after, before, the clause around). `pair`, `group`
-and `connective_group` write a table's alternations in both directions; the ones with no condition at
-all are data files (data/phrase_pairs.tsv).
+"and May said"). Its condition (`when(doc, i, j)`, phrase_conditions.py, named in the table's `when`
+column) sees the first and the last token of the run. The rules are data: data/*_phrases.tsv (with
+conditions) and data/phrase_pairs.tsv (the alternations that hold everywhere), each family matching its own.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from native_host.rewrite.edits.lexicon_data import phrase_pairs, pos_shares
+from native_host.rewrite.edits.lexicon_data import DataError, phrase_pairs, phrase_rule_rows
+from native_host.rewrite.edits.phrase_conditions import Cond, condition, sentence_initial_comma
 from native_host.rewrite.edits.text import Doc, Edit, match_case
 
-Cond = Callable[[Doc, int, int], bool]  # (doc, first token, last token) -> rule applies
+__all__ = ["Cond", "Rule", "index", "match", "read_rules", "sentence_initial_comma", "table_rules"]
 
 
 @dataclass(frozen=True)
@@ -33,153 +32,7 @@ class Rule:
     name: str = ""
 
 
-# --- the words around a phrase ---------------------------------------------------------------------
-
-
-def next_word(doc: Doc, j: int) -> str | None:
-    """The word after token j when only spaces separate them, else None (punctuation or the end)."""
-    return doc.norms[j + 1] if doc.plain_gap(j) else None
-
-
-def prev_word(doc: Doc, i: int) -> str | None:
-    return doc.norms[i - 1] if i > 0 and doc.plain_gap(i - 1) else None
-
-
-def has_pos(word: str | None, pos: str, share: float = 0.5) -> bool:
-    return word is not None and pos_shares(word).get(pos, 0.0) >= share
-
-
-# --- conditions --------------------------------------------------------------------------------------
-
-
-def not_(cond: Cond) -> Cond:
-    return lambda d, i, j: not cond(d, i, j)
-
-
-def all_(*conds: Cond) -> Cond:
-    return lambda d, i, j: all(c(d, i, j) for c in conds)
-
-
-def next_in(words: str) -> Cond:
-    wanted = set(words.split())
-    return lambda d, i, j: next_word(d, j) in wanted
-
-
-def next_not_in(words: str) -> Cond:
-    return not_(next_in(words))
-
-
-def prev_in(words: str) -> Cond:
-    wanted = set(words.split())
-    return lambda d, i, j: prev_word(d, i) in wanted
-
-
-def prev_not_in(words: str) -> Cond:
-    return not_(prev_in(words))
-
-
-def next_is(pos: str, share: float = 0.5) -> Cond:
-    return lambda d, i, j: has_pos(next_word(d, j), pos, share)
-
-
-def word_after_in(words: str) -> Cond:
-    """The next word, across punctuation ("too, for"), is one of `words`."""
-    wanted = set(words.split())
-    return lambda d, i, j: j + 1 < len(d.norms) and d.norms[j + 1] in wanted
-
-
-def word_before_in(words: str) -> Cond:
-    """The word before, across punctuation ("as well, for"), is one of `words`."""
-    wanted = set(words.split())
-    return lambda d, i, j: i > 0 and d.norms[i - 1] in wanted
-
-
-_ADVERBS_BEFORE_VERB = set(
-    "never ever always already just not often long only also still once hardly scarcely".split()
-)
-
-
-def verb_after_in(words: str) -> Cond:
-    """The first word after the phrase that is not an adverb ("never", "already") is one of `words`."""
-    wanted = set(words.split())
-
-    def cond(doc: Doc, i: int, j: int) -> bool:
-        k = j
-        while (nxt := next_word(doc, k)) in _ADVERBS_BEFORE_VERB:
-            k += 1
-        return nxt in wanted
-
-    return cond
-
-
-def continues(doc: Doc, i: int, j: int) -> bool:
-    """Another word follows with no punctuation between: a contraction may not end a clause."""
-    return next_word(doc, j) is not None
-
-
-def question(doc: Doc, i: int, j: int) -> bool:
-    s, e = doc.sentences[doc.sentence_of(doc.tokens[i].start)]
-    return doc.text[s:e].rstrip("\"'”’)] ").endswith("?")
-
-
-def sentence_initial_comma(doc: Doc, i: int, j: int) -> bool:
-    """The phrase opens its sentence and a comma follows it ("However, ..."); the edit takes the comma."""
-    return doc.at_sentence_start(i) and doc.gap(j).startswith(", ") and j + 1 < len(doc.tokens)
-
-
-def sentence_initial_plain(doc: Doc, i: int, j: int) -> bool:
-    return doc.at_sentence_start(i) and doc.plain_gap(j)
-
-
-def set_off(doc: Doc, i: int, j: int) -> bool:
-    """Punctuation or the sentence start before the phrase."""
-    return prev_word(doc, i) is None
-
-
-def inside_clause(doc: Doc, i: int, j: int) -> bool:
-    """Plain words on both sides: not set off by punctuation."""
-    return prev_word(doc, i) is not None and next_word(doc, j) is not None
-
-
-def after_comma(doc: Doc, i: int, j: int) -> bool:
-    """A comma (and nothing else) comes right before the phrase."""
-    return i > 0 and doc.before(i) == ", "
-
-
-def clause_final(doc: Doc, i: int, j: int) -> bool:
-    """The phrase ends its clause (punctuation follows) and a word comes before it."""
-    return i > 0 and doc.plain_gap(i - 1) and re.match(r"[.,;:!?]", doc.gap(j)) is not None
-
-
-def clause_final_any(doc: Doc, i: int, j: int) -> bool:
-    return re.match(r"[.,;:!?]", doc.gap(j)) is not None
-
-
-def sentence_final_phrase(doc: Doc, i: int, j: int) -> bool:
-    return next_word(doc, j) is None
-
-
-_NUMBER_WORDS = set(
-    "two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty sixty "
-    "seventy eighty ninety hundred thousand million billion dozen half".split()
-)
-
-
-def before_number(doc: Doc, i: int, j: int) -> bool:
-    """A number (protected digits or a number word) follows."""
-    after = doc.text[doc.tokens[j].end : doc.tokens[j].end + 3]
-    return bool(re.match(r" [£$€]?\d", after)) or next_word(doc, j) in _NUMBER_WORDS
-
-
-def never(doc: Doc, i: int, j: int) -> bool:
-    return False
-
-
-# --- writing tables ----------------------------------------------------------------------------------
-
-
-def pair(a: str, b: str, check_ab: bool = False, check_ba: bool = False, when_ab=None, when_ba=None):
-    return [Rule(tuple(a.split()), b, check_ab, when_ab), Rule(tuple(b.split()), a, check_ba, when_ba)]
+# --- reading tables ----------------------------------------------------------------------------------
 
 
 def group(members: list[str], check: frozenset[str] = frozenset(), when: Cond | None = None) -> list[Rule]:
@@ -196,6 +49,27 @@ def connective_group(members: list[str], check: frozenset[str] = frozenset()) ->
     """Sentence-opening connectives that take a comma: "However, X" -> "Nevertheless, X" (the edit
     covers the comma, so "However, X" -> "But X" can drop it)."""
     return [Rule(r.src, r.dst + ",", r.check, r.when) for r in group(members, check, sentence_initial_comma)]
+
+
+def read_rules(name: str) -> list[Rule]:
+    """The rules of a phrase table (data/<name>, its header says the columns), in its order."""
+    rules: list[Rule] = []
+    for n, (kind, src, dst, check, when, rule_name) in enumerate(phrase_rule_rows(name), 1):
+        try:
+            cond = condition(when)
+        except (ValueError, KeyError) as exc:
+            raise DataError(f"edit table {name}, rule {n}: {exc}") from exc
+        members = src.split(" | ")
+        uncertain = frozenset(check.split(" | ")) if check else frozenset()
+        if kind == "rule":
+            rules.append(Rule(tuple(src.split()), dst, check == "1", cond, rule_name))
+        elif kind == "group":
+            rules += group(members, uncertain, cond)
+        elif kind == "connectives":
+            rules += connective_group(members, uncertain)
+        else:
+            raise DataError(f"edit table {name}, rule {n}: unknown kind {kind!r}")
+    return rules
 
 
 def table_rules(name: str) -> list[Rule]:

@@ -13,45 +13,18 @@ from __future__ import annotations
 import itertools
 import re
 
+from native_host.rewrite.edits import word_classes as wc
 from native_host.rewrite.edits.lexicon_data import pos_shares
-from native_host.rewrite.edits.text import WORD_RE, Doc, Edit, match_case
+from native_host.rewrite.edits.text import WORD_RE, Doc, Edit, apply_moves, match_case
 from native_host.style.families.punctuation import interrupted_dash
 
 FAMILY = "syntax"
 
-# Words that open an independent clause: a split there leaves two full sentences.
-_SUBJECTS = set(
-    "i he she we they it there this these those the a an his her their our my your its some many most "
-    "no each every such one all both".split()
-)
-_PRONOUN_SUBJECTS = set("i he she we they it there".split())
-_SUBORDINATORS = (
-    "because",
-    "if",
-    "when",
-    "although",
-    "though",
-    "unless",
-    "while",
-    "whereas",
-    "since",
-    "once",
-)
-_OPENING_ADVERBS = set(
-    "then now later today yesterday suddenly sometimes perhaps meanwhile afterwards afterward instead "
-    "originally usually generally occasionally again soon recently lately eventually thus hence indeed "
-    "therefore consequently accordingly certainly surely finally first lastly secondly besides also "
-    "naturally clearly obviously unfortunately fortunately accordingly happily".split()
-)
-# Adverbs that may stand inside a clause with or without commas: "it is, therefore, clear" <->
-# "it is therefore clear". ("however" needs its commas inside a sentence: not here.)
-_INTERRUPTERS = set("therefore thus perhaps indeed then also too certainly surely probably doubtless".split())
 _INTERRUPTER_COMMAS = re.compile(r"(?<=[^\W\d_]), (?P<adv>[a-z]+), (?=[^\W\d_])")
 _INTERRUPTER_BARE = re.compile(
     r"\b(?:is|was|are|were|be|will|would|can|could|may|might|must|should|shall|has|have|had)"
     r"(?P<gap> (?P<adv>therefore|thus|perhaps|indeed|certainly|surely|probably|doubtless) )(?=[a-z])"
 )
-_PREPOSITIONS = set("in on at for after before during since with by from under among within without".split())
 
 
 def _words(s: str) -> list[str]:
@@ -103,7 +76,7 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
         if not sent.rstrip("\"'”’)]").endswith((".", "!")):
             continue
         opener = _first_word(sent)
-        if opener and opener.group().lower() in (*_SUBORDINATORS, "as", "after", "before", "until"):
+        if opener and opener.group().lower() in wc.SUBORDINATORS:
             continue  # "Though X, yet Y": the subordinate clause would be left without its main clause
         for m in pattern.finditer(sent):
             left = sent[: m.start()]
@@ -115,20 +88,20 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
             if conj == "yet" and re.search(r"\b(?:al)?though\b", left, re.IGNORECASE):
                 continue  # "..., though we may see X, yet it may be": the "though" clause needs its "yet"
             last = _words(left)[-1].lower().replace("’", "'") if _words(left) else ""
-            if last in _FINITE or last.endswith(("'d", "'ll", "'ve", "'re", "'s", "n't")):
+            if last in wc.AUXILIARIES or last.endswith(("'d", "'ll", "'ve", "'re", "'s", "n't")):
                 continue  # "and he'd, but I'll not repeat it": a clause broken off after its auxiliary
             if len(_words(left)) < 5 or len(_words(right)) < 2 or left.count("(") != left.count(")"):
                 continue
             if m.group(1).startswith(",") and inside_subordinate_clause(left, right):
                 continue
-            if head.lower() not in _SUBJECTS and not head[:1].isupper():
+            if head.lower() not in wc.SENTENCE_SUBJECT_STARTERS and not head[:1].isupper():
                 continue
-            if conj in ("or", "for") and head.lower() not in _PRONOUN_SUBJECTS:
+            if conj in ("or", "for") and head.lower() not in wc.PRONOUN_SUBJECTS:
                 continue  # ", for the sake of", ", or the like": only "for he was", "or we shall"
             rw = _words(sent[m.start(4) :])
-            if head.lower() not in _PRONOUN_SUBJECTS and not any(_finite(w) for w in rw[1:4]):
+            if head.lower() not in wc.PRONOUN_SUBJECTS and not any(_finite(w) for w in rw[1:4]):
                 continue  # "and the use he makes of it": a noun phrase, not a clause
-            if head.lower() in _PRONOUN_SUBJECTS and not any(_verb_like(w) for w in rw[1:3]):
+            if head.lower() in wc.PRONOUN_SUBJECTS and not any(_verb_like(w) for w in rw[1:3]):
                 continue  # "He got into one ship, and I into another": the verb is gapped, no clause
             if not (
                 _has_verb(right.split(",", 1)[0].split(";", 1)[0]) and _has_verb(left.rsplit(";", 1)[-1])
@@ -145,7 +118,7 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                     continue
             start, end = s + m.start(), s + m.end(4)
             word = head[:1].upper() + head[1:]
-            sure = head.lower() in _PRONOUN_SUBJECTS
+            sure = head.lower() in wc.PRONOUN_SUBJECTS
             if m.group(1).startswith(";"):
                 rep = ". " + (conj.capitalize() + " " + head if conj else word)
                 out.append(Edit(start, end, rep, FAMILY, "split:semicolon", not sure or conj is not None))
@@ -155,7 +128,7 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                 out.append(
                     Edit(start, end, f". {conj.capitalize()} {head}", FAMILY, f"split:{conj}", not sure)
                 )
-            if m.group(1) == "; " and head.lower() in _SUBJECTS:
+            if m.group(1) == "; " and head.lower() in wc.SENTENCE_SUBJECT_STARTERS:
                 # "X; it rained." -> "X, and it rained."
                 out.append(Edit(start, end, ", and " + head, FAMILY, "semicolon->and", True))
             if m.group(1).startswith(",") and (conj == "but" or (conj == "and" and sure)):
@@ -167,13 +140,6 @@ def _splits(doc: Doc, out: list[Edit]) -> None:
                 out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:coordinated-drop", False))
 
 
-# Words that open a clause which needs a main clause after it ("if X, and Y, I would Z").
-_CONDITIONS = frozenset(
-    "if unless when whenever though although because since whether once while whereas until till "
-    "supposing suppose provided".split()
-)
-
-
 def inside_subordinate_clause(left: str, right: str) -> bool:
     """A ", and"/", but" between `left` and `right` joins two halves of a subordinate clause whose main
     clause comes after a later comma ("I can tell you this—if the whole race were swept away, and we two
@@ -182,14 +148,15 @@ def inside_subordinate_clause(left: str, right: str) -> bool:
     dash) is still open when no comma after it starts a clause of its own ("if done at all, they were
     slurred over" is closed), and the right clause has a comma still to come."""
     clause = re.split(r"[;:—–]|--", left)[-1]
-    opener = None
-    for opener in (m for m in WORD_RE.finditer(clause) if m.group().lower() in _CONDITIONS):  # noqa: B007
-        pass
-    if opener is None:
+    openers = [
+        m for m in WORD_RE.finditer(clause) if m.group().lower() in wc.SUBORDINATORS_BEFORE_MAIN_CLAUSE
+    ]
+    if not openers:
         return False
+    opener = openers[-1]
     for segment in clause[opener.end() :].split(",")[1:]:
         first = _first_word(segment)
-        if first and first.group().lower() in _SUBJECTS and _finite_clause(segment):
+        if first and first.group().lower() in wc.SENTENCE_SUBJECT_STARTERS and _finite_clause(segment):
             return False  # the main clause has begun: the subordinate clause is closed
     return "," in re.split(r"[;:—–]|--", right)[0]
 
@@ -238,13 +205,18 @@ def _merges(doc: Doc, out: list[Edit]) -> None:
             continue
         head = m.group()
         lowered = doc.lower_first(head)
-        if lowered == head and head != "I" and head[:1].isupper() and head.lower() not in _SUBJECTS:
+        if (
+            lowered == head
+            and head != "I"
+            and head[:1].isupper()
+            and head.lower() not in wc.SENTENCE_SUBJECT_STARTERS
+        ):
             continue  # a name opens the second sentence: fine, the capital stays
         last = _words(first)[-1] if _words(first) else ""
         if re.search(r"\b[A-Z]\.$|\b(?:Mr|Mrs|Dr|St|etc|e\.g|i\.e)\.$", first):
             continue
         start, end = e1 - 1, s2 + m.end()
-        sure = head.lower() in _PRONOUN_SUBJECTS or head == "I"
+        sure = head.lower() in wc.PRONOUN_SUBJECTS or head == "I"
         out.append(Edit(start, end, "; " + lowered, FAMILY, "merge:semicolon", not sure))
         # not onto a sentence that already coordinates with ", and": the search's second pass would
         # chain "X, and Y, and Z, and W" (read in the issue-10 eval sample)
@@ -258,13 +230,17 @@ def _merges(doc: Doc, out: list[Edit]) -> None:
 
 
 _FRONTABLE = re.compile(
-    r"^(?P<main>[A-Z][^,;:()\"“”]*?[^\W\d_]) (?P<sub>because|if|when|although|though|unless|while|whereas|once)"
-    r" (?P<clause>[^,;:()\"“”]+?)(?P<end>[.!?])$"
+    r"^(?P<main>[A-Z][^,;:()\"“”]*?[^\W\d_]) (?P<sub>"
+    + "|".join(sorted(wc.FRONTABLE_SUBORDINATORS))
+    + r") (?P<clause>[^,;:()\"“”]+?)(?P<end>[.!?])$"
 )
-_FRONTED = re.compile(
-    r"^(?P<sub>Because|If|When|Although|Though|Unless|While|Whereas|Once) (?P<clause>[^,;:()\"“”]+?), "
-    r"(?P<main>[^,;:()\"“”]+?)(?P<end>[.!?])$"
+# An opening adverbial clause up to its comma ("When he came, she left."): the one pattern for it, read
+# here and by clause_punctuation; each takes the subordinators it handles.
+OPENING_CLAUSE = re.compile(
+    r"^(?P<sub>If|When|Whenever|Because|Although|Though|Unless|While|Whereas|Once|After|Before|As soon as) "
+    r"(?P<clause>[^,;:()\"“”]+), "
 )
+_MAIN_TO_END = re.compile(r"(?P<main>[^,;:()\"“”]+?)(?P<end>[.!?])$")
 
 
 def _adverbial_clauses(doc: Doc, out: list[Edit]) -> None:
@@ -277,18 +253,24 @@ def _adverbial_clauses(doc: Doc, out: list[Edit]) -> None:
             if (
                 len(mw) >= 3
                 and len(_words(clause)) >= 3
-                and _words(clause)[0].lower() in _SUBJECTS
-                and (mw[0].lower() in _SUBJECTS | {"you"} or doc.lower_first(mw[0]) == mw[0])
+                and _words(clause)[0].lower() in wc.SENTENCE_SUBJECT_STARTERS
+                and (
+                    mw[0].lower() in wc.SENTENCE_SUBJECT_STARTERS | {"you"} or doc.lower_first(mw[0]) == mw[0]
+                )
             ):
                 rep = f"{sub.capitalize()} {clause}, {_lower_first(doc, main)}{m.group('end')}"
                 out.append(Edit(s, e, rep, FAMILY, f"front:{sub}", True))
-        m = _FRONTED.match(sent)
-        if m:
-            main, sub, clause = m.group("main"), m.group("sub"), m.group("clause")
+        opening = OPENING_CLAUSE.match(sent)
+        if opening and opening.group("sub").lower() in wc.FRONTABLE_SUBORDINATORS:
+            m = _MAIN_TO_END.match(sent, opening.end())
+        else:
+            m = None
+        if opening and m:
+            main, sub, clause = m.group("main"), opening.group("sub"), opening.group("clause")
             if (
                 len(_words(main)) >= 3
                 and len(_words(clause)) >= 2
-                and _words(main)[0].lower() in _SUBJECTS | {"you"}
+                and _words(main)[0].lower() in wc.SENTENCE_SUBJECT_STARTERS | {"you"}
             ):
                 rep = f"{_capitalize_first(main)} {sub.lower()} {clause}{m.group('end')}"
                 out.append(Edit(s, e, rep, FAMILY, f"back:{sub.lower()}", True))
@@ -410,24 +392,17 @@ _INTRO_PP = re.compile(r"^(?P<pp>[A-Z][a-z]* (?:[^\W\d_]+ ){0,3}[^\W\d_]+), (?=[
 _INTRO_ADV = re.compile(r"^(?P<adv>[A-Z][a-z]+)(?P<comma>,?) (?=[^\W\d_])")
 
 
-_CLAUSE_WORDS = set(
-    "i he she we they it is was are were has have had will would can could may might shall should must "
-    "do does did yet but which who that when if because".split()
-)
-_FINITE = set(
-    "is was are were be been has have had will would can could may might shall should must do does did".split()
-)
-
-
 def _finite(word: str) -> bool:
     lw = word.lower()
-    return lw in _FINITE or (pos_shares(lw).get("v", 0.0) >= 0.6 and pos_shares(lw).get("n", 0.0) < 0.4)
+    return lw in wc.AUXILIARIES or (
+        pos_shares(lw).get("v", 0.0) >= 0.6 and pos_shares(lw).get("n", 0.0) < 0.4
+    )
 
 
 def _verb_like(word: str) -> bool:
     """A word that can be the verb right after a pronoun subject ("he left", "it was", "we walk")."""
     lw = word.lower()
-    return lw in _FINITE or pos_shares(lw).get("v", 0.0) >= 0.3
+    return lw in wc.AUXILIARIES or pos_shares(lw).get("v", 0.0) >= 0.3
 
 
 def _finite_clause(s: str) -> bool:
@@ -435,11 +410,11 @@ def _finite_clause(s: str) -> bool:
     form right after a pronoun ("he turned"); "the evergreens distributed about houses" has none."""
     words = [w.lower() for w in _words(s)]
     for k, lw in enumerate(words):
-        if lw in _FINITE:
+        if lw in wc.AUXILIARIES:
             return True
         if pos_shares(lw).get("v", 0.0) >= 0.7 and not lw.endswith(("ing", "ed", "en")):
             return True
-        if lw.endswith("ed") and k > 0 and words[k - 1] in _PRONOUN_SUBJECTS:
+        if lw.endswith("ed") and k > 0 and words[k - 1] in wc.PRONOUN_SUBJECTS:
             return True
     return False
 
@@ -448,7 +423,7 @@ def _has_verb(s: str) -> bool:
     """A finite verb, roughly: an auxiliary or a word used mostly as a verb."""
     for w in _words(s):
         lw = w.lower()
-        if lw in _FINITE or (pos_shares(lw).get("v", 0.0) >= 0.7 and not lw.endswith("ing")):
+        if lw in wc.AUXILIARIES or (pos_shares(lw).get("v", 0.0) >= 0.7 and not lw.endswith("ing")):
             return True
     return False
 
@@ -461,7 +436,7 @@ def _commas(doc: Doc, out: list[Edit]) -> None:
             item, first = sm.group("item"), sm.group("first")
             if {"and", "or", "nor", "but"} & {w.lower() for w in _words(item) + _words(first)}:
                 continue
-            if any(w.lower() in _CLAUSE_WORDS for w in _words(item) + _words(first)):
+            if any(w.lower() in wc.CLAUSE_WORDS for w in _words(item) + _words(first)):
                 continue  # "yet it pervades": a clause, not a list item
             comma_at = s + sm.end("item")
             single = len(_words(item)) == 1 and _is_noun(item.lower(), 0.6) and _is_noun(first.lower(), 0.6)
@@ -477,14 +452,14 @@ def _commas(doc: Doc, out: list[Edit]) -> None:
         if (
             pp
             and after is not None
-            and after.group().lower() in _PRONOUN_SUBJECTS
-            and pp.group("pp").split(" ", 1)[0].lower() in _PREPOSITIONS
+            and after.group().lower() in wc.PRONOUN_SUBJECTS
+            and pp.group("pp").split(" ", 1)[0].lower() in wc.OPENING_PREPOSITIONS
             and _is_noun(_words(pp.group("pp"))[-1].lower(), 0.5)
         ):
             cs = s + pp.end("pp")
             out.append(Edit(cs, cs + 2, " ", FAMILY, "comma:intro-drop", False))
         m = _INTRO_ADV.match(sent)
-        if m and m.group("adv").lower() in _OPENING_ADVERBS and len(_words(sent)) >= 4:
+        if m and m.group("adv").lower() in wc.OPENING_ADVERBS and len(_words(sent)) >= 4:
             cs = s + m.end("adv")
             if m.group("comma"):
                 out.append(Edit(cs, cs + 1, "", FAMILY, "comma:adverb-drop", False))
@@ -492,25 +467,20 @@ def _commas(doc: Doc, out: list[Edit]) -> None:
                 out.append(edit)
 
 
-# "the majority of the people" is no possession: quantities, parts and kinds stay with "of".
-_PARTITIVE = set(
-    """majority minority number rest part half lot kind sort type sum amount piece bit group series set
-    pair couple variety range quantity portion share proportion degree extent remainder whole most
-    middle top bottom side edge end beginning course use means sake case matter question point idea
-    subject object purpose name form way state condition""".split()
-)
-
-
 def _interrupters(doc: Doc, out: list[Edit]) -> None:
     """ ", therefore, " <-> " therefore " inside a clause (after an auxiliary when adding commas)."""
     text = doc.text
     for m in _INTERRUPTER_COMMAS.finditer(text):
         after = WORD_RE.match(text, m.end())
-        if after and after.group().lower() in _SUBJECTS and after.group().lower() not in ("the", "a", "an"):
+        if (
+            after
+            and after.group().lower() in wc.SENTENCE_SUBJECT_STARTERS
+            and after.group().lower() not in ("the", "a", "an")
+        ):
             # "If it has any influence, therefore, it must be": the adverb opens the next clause;
             # without its commas it reads as a run-on ("any influence therefore it must")
             continue
-        if m.group("adv") in _INTERRUPTERS:
+        if m.group("adv") in wc.BARE_INTERRUPTERS:
             out.append(
                 Edit(m.start(), m.end(), f" {m.group('adv')} ", FAMILY, "commas:interrupter-drop", False)
             )
@@ -524,7 +494,6 @@ _RELATIVE_BE = re.compile(
     r"kept|left|lost|paid|said|sent|set|shown|told|built|brought|bought|caught|found|given|known|laid|led|meant|"
     r"put|read|sold|taught|thought|won|written)(?= (?P<next>[a-z]+))"
 )
-_REDUCE_BEFORE = set("by to in on at for from with into upon under within among between of as".split())
 
 
 def _reduced_relatives(doc: Doc, out: list[Edit]) -> None:
@@ -543,7 +512,7 @@ def _reduced_relatives(doc: Doc, out: list[Edit]) -> None:
             pass
         if last is None or last.end() != m.start() or not _is_noun(last.group().lower(), 0.5) or noun is None:
             continue
-        sure = m.group("next") in _REDUCE_BEFORE
+        sure = m.group("next") in wc.REDUCED_RELATIVE_SURE_BEFORE
         start = m.start()
         end = m.start("participle")
         out.append(Edit(start, end, " ", FAMILY, "relative:reduce", not sure))
@@ -587,7 +556,7 @@ def _possessives(doc: Doc, out: list[Edit]) -> None:
             continue
         if not (_is_noun(a) and _is_noun(b)) or b.endswith("s") or "'" in a + b or "-" in a + b:
             continue
-        if a in _PARTITIVE:
+        if a in wc.PARTITIVE_NOUNS:
             continue
         if doc.plain_gap(i + 4) and i + 5 < n and (_is_noun(norms[i + 5], 0.5) or norms[i + 5] == "of"):
             continue  # "the end of the war years": b is a modifier; "the power of constituting" goes with b
@@ -608,19 +577,6 @@ def _possessives(doc: Doc, out: list[Edit]) -> None:
         out.append(Edit(toks[i].start, toks[i + 2].end, rep, FAMILY, "possessive->of", True))
 
 
-_POSSESSIVE_DETERMINERS = set("the his her their our my your its".split())
-
-
-_POSSESSOR_NOUNS = set(
-    """father mother brother sister son daughter husband wife uncle aunt cousin master mistress servant
-    servants king queen prince princess lord lady friend friends neighbour neighbor neighbours neighbors
-    gentleman gentlemen citizens members officers soldiers nations states people person man woman child
-    children boy girl boys girls family parents doctor parson clergyman enemy enemies author authors
-    writer writers owner owners guest guests host hostess teacher pupils students companion companions
-""".split()
-)
-
-
 def _more_possessives(doc: Doc, out: list[Edit]) -> None:
     """ "the rights of the citizens" -> "the citizens' rights"; "the house of his father" -> "his
     father's house" (one common noun each side, LM-checked). Not "the sight of it" -> "its sight": an
@@ -634,10 +590,10 @@ def _more_possessives(doc: Doc, out: list[Edit]) -> None:
         if not all(doc.plain_gap(k) for k in range(i, i + 3)):
             continue
         a = norms[i + 1]
-        if not _is_noun(a) or a in _PARTITIVE or "'" in a or "-" in a:
+        if not _is_noun(a) or a in wc.PARTITIVE_NOUNS or "'" in a or "-" in a:
             continue
         det = norms[i + 3]
-        if det not in _POSSESSIVE_DETERMINERS or i + 4 >= n or not doc.plain_gap(i + 3):
+        if det not in wc.POSSESSIVE_DETERMINERS or i + 4 >= n or not doc.plain_gap(i + 3):
             continue
         b_tok = toks[i + 4]
         b = norms[i + 4]
@@ -645,7 +601,7 @@ def _more_possessives(doc: Doc, out: list[Edit]) -> None:
             continue
         if doc.plain_gap(i + 4) and i + 5 < n and (_is_noun(norms[i + 5], 0.5) or norms[i + 5] == "of"):
             continue  # b modifies a noun after it, or an "of" phrase goes with b
-        if b not in _POSSESSOR_NOUNS:
+        if b not in wc.POSSESSOR_NOUNS:
             continue  # "the objects of our choice" -> "our choice's objects": only people own things
         if det == "the" and b.endswith("s") and not b.endswith("ss"):
             rep = f"the {b_tok.text}{apostrophe} {toks[i + 1].text}"
@@ -658,19 +614,12 @@ def _more_possessives(doc: Doc, out: list[Edit]) -> None:
         )
 
 
+# The moves in the order their edits are listed.
+_MOVES = (
+    _splits, _merges, _coordination_commas, _adverbial_clauses, _clefts, _parentheticals, _dashes, _colons,
+    _commas, _interrupters, _possessives, _reduced_relatives, _nonrestrictive_reductions,
+)  # fmt: skip
+
+
 def propose(doc: Doc) -> list[Edit]:
-    out: list[Edit] = []
-    _splits(doc, out)
-    _merges(doc, out)
-    _coordination_commas(doc, out)
-    _adverbial_clauses(doc, out)
-    _clefts(doc, out)
-    _parentheticals(doc, out)
-    _dashes(doc, out)
-    _colons(doc, out)
-    _commas(doc, out)
-    _interrupters(doc, out)
-    _possessives(doc, out)
-    _reduced_relatives(doc, out)
-    _nonrestrictive_reductions(doc, out)
-    return out
+    return apply_moves(doc, _MOVES)

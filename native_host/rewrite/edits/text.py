@@ -8,7 +8,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -221,3 +221,14 @@ class Doc:
         if not lexicon_data.is_common_lower(norm):
             return word
         return word[:1].lower() + word[1:]
+
+
+Move = Callable[[Doc, list[Edit]], None]  # one kind of edit: appends its edits for a text to the list
+
+
+def apply_moves(doc: Doc, moves: Sequence[Move], out: list[Edit] | None = None) -> list[Edit]:
+    """The edits of each move in turn (after `out`'s), in the order the moves give them."""
+    out = [] if out is None else out
+    for move in moves:
+        move(doc, out)
+    return out

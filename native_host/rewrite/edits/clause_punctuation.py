@@ -12,25 +12,13 @@ from __future__ import annotations
 
 import re
 
+from native_host.rewrite.edits import word_classes as wc
 from native_host.rewrite.edits.lexicon_data import pos_shares
-from native_host.rewrite.edits.syntax import inside_subordinate_clause
-from native_host.rewrite.edits.text import WORD_RE, Doc, Edit
+from native_host.rewrite.edits.syntax import OPENING_CLAUSE, inside_subordinate_clause
+from native_host.rewrite.edits.text import WORD_RE, Doc, Edit, apply_moves
 
 SYNTAX = "syntax"
 FUNCTION_WORD = "function_word"
-
-_SUBJECT_STARTERS = set(
-    "i he she we they you it there this these those the a an his her their our my your its such no every "
-    "each all some many most one".split()
-)
-_PRONOUNS = set("i he she we they it there".split())
-_FINITE = set(
-    "is was are were has had have will would can could may might should must does did do shall".split()
-)
-# Words after which "and/but/or" + a word is no separate predicate the comma could be dropped before.
-_PREPOSITIONS = set(
-    "of to for with from by in on at about upon among between through without under over into".split()
-)
 
 
 def _words(s: str) -> list[str]:
@@ -43,7 +31,7 @@ def _is(word: str, pos: str, share: float) -> bool:
 
 def _verbish(word: str) -> bool:
     w = word.lower()
-    return w in _FINITE or (_is(w, "v", 0.6) and not _is(w, "n", 0.4))
+    return w in wc.FINITE_AUXILIARIES or (_is(w, "v", 0.6) and not _is(w, "n", 0.4))
 
 
 def _has_verb(s: str) -> bool:
@@ -76,7 +64,7 @@ def _comma_before_that(doc: Doc, out: list[Edit]) -> None:
     the end of an interruption ("evident, in the first place, that")."""
     for s, sent in _sentences(doc):
         for m in _COMMA_THAT.finditer(sent):
-            if m.group("next").lower() not in _SUBJECT_STARTERS:
+            if m.group("next").lower() not in wc.CLAUSE_SUBJECT_STARTERS:
                 continue
             if "," in sent[_clause_start(sent, m.start()) : m.start()]:
                 continue
@@ -107,7 +95,7 @@ def _semicolon_coordinators(doc: Doc, out: list[Edit]) -> None:
             continue
         for m in _COMMA_COORD.finditer(sent):
             head = m.group("next").lower()
-            if head not in _PRONOUNS and not _determiner_clause(sent[m.start("next") :]):
+            if head not in wc.PRONOUN_SUBJECTS and not _determiner_clause(sent[m.start("next") :]):
                 continue  # "and the use he makes of it" is a noun phrase, not a clause
             right = re.split(r"[,;:]", sent[m.end("conj") :], maxsplit=1)[0]
             left = sent[_clause_start(sent, m.start()) : m.start()]
@@ -126,18 +114,15 @@ def _semicolon_coordinators(doc: Doc, out: list[Edit]) -> None:
                 out.append(e)
 
 
-_CLAUSE_DETERMINERS = set("the this these his her their its our my every each".split())
-
-
 def _determiner_clause(s: str) -> bool:
     """ "the Senate is ..." / "the whole body was ...": a determiner, one or two words, an auxiliary."""
     m = re.match(r"([^\W\d_]+) ([^\W\d_]+) (?:([^\W\d_]+) )?", s)
-    if not m or m.group(1).lower() not in _CLAUSE_DETERMINERS:
+    if not m or m.group(1).lower() not in wc.CLAUSE_DETERMINERS:
         return False
     second, third = m.group(2).lower(), (m.group(3) or "").lower()
-    if second in _FINITE:
+    if second in wc.FINITE_AUXILIARIES:
         return False
-    return (third in _FINITE and _is(second, "n", 0.6)) or (
+    return (third in wc.FINITE_AUXILIARIES and _is(second, "n", 0.6)) or (
         bool(third)
         and _is(third, "n", 0.6)
         and re.match(r"(?:is|was|are|were|has|had|will|would) ", s[m.end() :]) is not None
@@ -157,17 +142,6 @@ _INTERRUPTER_GROUPS = [
     ["as it were", "so to speak"],
     ["for example", "for instance"],
 ]
-_SURE_TARGETS = {
-    "however",
-    "therefore",
-    "consequently",
-    "in fact",
-    "moreover",
-    "furthermore",
-    "in any case",
-    "for example",
-    "for instance",
-}
 _INTERRUPTER_ALTERNATIVES = {a: [b for b in g if b != a] for g in _INTERRUPTER_GROUPS for a in g}
 _INTERRUPTER_RE = re.compile(
     r"(?<=[^\W\d_]), (?P<adv>"
@@ -183,7 +157,7 @@ def _interrupters(doc: Doc, out: list[Edit]) -> None:
         start, end = m.span("adv")
         for alt in _INTERRUPTER_ALTERNATIVES[m.group("adv")]:
             rule = f"{m.group('adv')}->{alt}"
-            if e := _edit(doc, start, end, alt, FUNCTION_WORD, rule, alt not in _SURE_TARGETS):
+            if e := _edit(doc, start, end, alt, FUNCTION_WORD, rule, alt not in wc.SURE_INTERRUPTERS):
                 out.append(e)
 
 
@@ -197,7 +171,7 @@ def _predicate_commas(doc: Doc, out: list[Edit]) -> None:
     for s, sent in _sentences(doc):
         for m in _COMMA_CONJ_PREDICATE.finditer(sent):
             nxt = m.group("next").lower()
-            if nxt in _SUBJECT_STARTERS or nxt in _PREPOSITIONS:
+            if nxt in wc.CLAUSE_SUBJECT_STARTERS or nxt in wc.PREPOSITIONS:
                 continue
             if not (_verbish(nxt) or _is(nxt, "a", 0.7)):
                 continue
@@ -213,12 +187,6 @@ _FINAL_SUB_DROP = re.compile(
     r"(?<=[^\W\d_]), (?P<sub>because|if|when|unless|until|before|after|once|as soon as) (?=[^\W\d_])"
 )
 _FINAL_SUB_ADD = re.compile(r"(?<=[^\W\d_]) (?P<sub>because|although|though|whereas) (?=[^\W\d_])")
-_NO_COMMA_BEFORE_SUB = set(
-    "just only not partly simply chiefly mainly largely merely solely even as and or but that so if".split()
-)
-_OPENING_SUBORDINATORS = set(
-    "if when because although though unless while whereas since once as after before until".split()
-)
 
 
 def _final_adverbial_commas(doc: Doc, out: list[Edit]) -> None:
@@ -226,7 +194,7 @@ def _final_adverbial_commas(doc: Doc, out: list[Edit]) -> None:
     (the clause runs to the sentence end with no other mark, the sentence opens with its main clause)."""
     for s, sent in _sentences(doc):
         first = WORD_RE.search(sent)
-        if first is None or first.group().lower() in _OPENING_SUBORDINATORS:
+        if first is None or first.group().lower() in wc.SUBORDINATORS:
             continue
         for m in _FINAL_SUB_DROP.finditer(sent):
             rest = sent[m.end() :]
@@ -239,7 +207,7 @@ def _final_adverbial_commas(doc: Doc, out: list[Edit]) -> None:
                 out.append(e)
         for m in _FINAL_SUB_ADD.finditer(sent):
             before = _words(sent[: m.start()])
-            if len(before) < 5 or before[-1].lower() in _NO_COMMA_BEFORE_SUB:
+            if len(before) < 5 or before[-1].lower() in wc.NO_COMMA_BEFORE_SUBORDINATOR:
                 continue
             rest = sent[m.end() :]
             if re.search(r"[,;:()—–\"“”]", rest.rstrip(".!?\"'”’)")) or not _has_verb(rest):
@@ -260,10 +228,7 @@ def _final_adverbial_commas(doc: Doc, out: list[Edit]) -> None:
                 out.append(e)
 
 
-_OPENING_CLAUSE = re.compile(
-    r"^(?P<sub>If|When|Because|Although|Though|Unless|Once|After|Before|As soon as|Whenever) "
-    r"(?P<clause>[^,;:()\"“”—]+), (?P<subject>[^\W\d_]+) "
-)
+_SUBJECT_WORD = re.compile(r"(?P<subject>[^\W\d_]+) ")
 _OPENING_PP = re.compile(
     r"^(?P<prep>In|On|At|For|After|Before|During|With|By|From|Under|Among|Within|Through|Upon) "
     r"(?P<np>(?:[^\W\d_]+ ){0,3}[^\W\d_]+), (?P<subject>the|a|an|this|these|his|her|their|its|our|my|such|every|each|some|many|all) "
@@ -274,8 +239,16 @@ def _opening_commas(doc: Doc, out: list[Edit]) -> None:
     """The comma after a short opening clause or phrase: "When he came, she left." -> "When he came she
     left."; "In the morning, the men left." -> "In the morning the men left." (short ones only)."""
     for s, sent in _sentences(doc):
-        m = _OPENING_CLAUSE.match(sent)
-        if m and len(_words(m.group("clause"))) <= 6 and m.group("subject").lower() in _PRONOUNS:
+        m = OPENING_CLAUSE.match(sent)
+        subject = _SUBJECT_WORD.match(sent, m.end()) if m else None
+        if (
+            m
+            and subject
+            and m.group("sub").lower() in wc.COMMA_OPTIONAL_SUBORDINATORS
+            and "—" not in m.group("clause")  # no dash in the clause
+            and len(_words(m.group("clause"))) <= 6
+            and subject.group("subject").lower() in wc.PRONOUN_SUBJECTS
+        ):
             pos = s + m.end("clause")
             if e := _edit(doc, pos, pos + 2, " ", SYNTAX, "comma:opening-clause-drop", False):
                 out.append(e)
@@ -339,20 +312,6 @@ def _dash_clauses(doc: Doc, out: list[Edit]) -> None:
             out.append(e)
 
 
-_TEMPORAL = set(
-    """morning evening night afternoon day week month year time moment hour minute instant season spring
-    summer autumn winter century age occasion side way days years times nights mornings evenings
-    weeks months""".split()
-)
-
-
-# "under the influence" / "under the impression" are idioms of their own (drunk; believing): "under this
-# influence" must keep "this" (the 2026-12-02 medium eval's sample)
-_IN_THIS_PHRASES = set(
-    "view respect sense case manner way instance light regard place event point influence impression".split()
-)
-
-
 def _determiners(doc: Doc, out: list[Edit]) -> None:
     """ "this power" -> "the power", "these provisions" -> "the provisions": a demonstrative that
     points back to something named before reads the same with "the" (LM check: not where it contrasts).
@@ -363,7 +322,7 @@ def _determiners(doc: Doc, out: list[Edit]) -> None:
         if w not in ("this", "these") or not doc.plain_gap(i) or not (toks[i].free and toks[i + 1].free):
             continue
         nxt = norms[i + 1]
-        if nxt in _TEMPORAL or not _is(nxt, "n", 0.7) or _is(nxt, "v", 0.3):
+        if nxt in wc.TIME_NOUNS or not _is(nxt, "n", 0.7) or _is(nxt, "v", 0.3):
             continue
         if w == "these" and not nxt.endswith("s"):
             continue
@@ -371,22 +330,19 @@ def _determiners(doc: Doc, out: list[Edit]) -> None:
             continue
         if i > 0 and norms[i - 1] in ("like", "of", "all") and doc.plain_gap(i - 1):
             continue  # "all these things", "like this one": the demonstrative carries the meaning
-        if i > 0 and norms[i - 1] in ("in", "from", "on", "under", "at", "to") and nxt in _IN_THIS_PHRASES:
+        if i > 0 and norms[i - 1] in ("in", "from", "on", "under", "at", "to") and nxt in wc.THIS_IDIOM_NOUNS:
             continue  # "in this view", "from this point", "at this point": a fixed phrase pointing back
         t = toks[i]
         rep = "The" if t.text[:1].isupper() else "the"
         out.append(Edit(t.start, t.end, rep, FUNCTION_WORD, f"{w}->the", True))
 
 
+# The moves in the order their edits are listed.
+_MOVES = (
+    _comma_before_that, _semicolon_coordinators, _predicate_commas, _final_adverbial_commas, _opening_commas,
+    _which_splits, _determiners, _interrupters, _dash_clauses,
+)  # fmt: skip
+
+
 def propose(doc: Doc) -> list[Edit]:
-    out: list[Edit] = []
-    _comma_before_that(doc, out)
-    _semicolon_coordinators(doc, out)
-    _predicate_commas(doc, out)
-    _final_adverbial_commas(doc, out)
-    _opening_commas(doc, out)
-    _which_splits(doc, out)
-    _determiners(doc, out)
-    _interrupters(doc, out)
-    _dash_clauses(doc, out)
-    return out
+    return apply_moves(doc, _MOVES)
