@@ -44,8 +44,10 @@ CPU share is the steadier one):
   (llm_windows.select_pieces); the variant gives the restructuring model every sentence again;
 - speculation: the greedy candidate without prompt-lookup drafts (GenerationOptions.speculative off; a
   model whose card warns against greedy decoding, Qwen3.5, has no greedy candidate);
-- early stop (a candidate ended once it has failed a guard it cannot pass any more) is not built, so not
-  measured: docs/results.md says why;
+- early stop: a candidate ends once it has failed a guard it cannot pass any more (an invented or added
+  number, link, handle, tag or code span: llm_windows.abandon_when); the variant decodes every candidate to
+  its end (random weights write such tokens at their own rate, not a trained model's: the count of
+  stopped candidates is printed with it);
 - preload: the host loads the chosen model with the embedder when it starts (native_host/models/choice.py
   preload); its share of the first rewrite = the load seconds in it.
 
@@ -110,6 +112,7 @@ class EngineCalls:
         "sampled_tokens",
         "sampled_decode_s",
         "score_s",
+        "abandoned",  # candidates stopped early (llm_windows.abandon_when)
     )
 
     def __init__(self, engine: Any) -> None:
@@ -121,12 +124,14 @@ class EngineCalls:
         def timed_generate(prompt_ids: list[int], options: Any = None, *args: Any, **kwargs: Any) -> Any:
             result = generate(prompt_ids, options, *args, **kwargs)
             self._add(prompt_ids, result, "greedy")
+            self.sums["abandoned"] += result.finish_reason == "abandoned"
             return result
 
         def timed_sample_batch(prompt_ids: list[int], options_list: Any, **kwargs: Any) -> Any:
             results = sample_batch(prompt_ids, options_list, **kwargs)
             if results:  # one prefill, one decode for all rows: the timings are the batch's
                 self._add(prompt_ids, results[0], "sampled", sum(len(r.token_ids) for r in results))
+                self.sums["abandoned"] += sum(r.finish_reason == "abandoned" for r in results)
             return results
 
         def timed_score(*args: Any, **kwargs: Any) -> Any:
@@ -332,6 +337,10 @@ def measure_levers(
         s, _ = once(seed)
     out["speculation"] = {"s": round(s, 3), "cpu_s": cpu_s[-1], "calls": calls.report()}
 
+    with patched(llm_windows, "abandon_when", lambda source, required: None):
+        s, _ = once(seed)
+    out["early_stop"] = {"s": round(s, 3), "cpu_s": cpu_s[-1], "calls": calls.report()}
+
     out["preload"] = {"first_load_s": round(float(first["timings"].get("load_s", 0.0)), 3)}
     return out
 
@@ -486,14 +495,21 @@ def print_levers(row: dict) -> None:
             f"(the sampled rows of all windows in one batch: {b['apart_s']} s -> {b['together_s']} s on the "
             f"engine alone, {b['steps']} steps; times the sampled decode's {product['calls']['sampled_decode_s']} s)",
         )
-    for name, key in (("windows", "windows"), ("speculation", "speculation")):
+    for name, key in (("windows", "windows"), ("speculation", "speculation"), ("early stop", "early_stop")):
         if key in levers:
             off = levers[key]
+            note = "(the variant without it -> the product path)"
+            if key == "early_stop":
+                decoded = ("greedy_tokens", "sampled_tokens")
+                note = (
+                    f"({product['calls'].get('abandoned', 0):.0f} candidates stopped early; tokens decoded "
+                    f"{sum(off['calls'][k] for k in decoded):.0f} -> {sum(product['calls'][k] for k in decoded):.0f})"
+                )
             line(
                 name,
                 (off["s"] - product["s"], off["s"]),
                 (off["cpu_s"] - product["cpu_s"], off["cpu_s"]),
-                "(the variant without it -> the product path)",
+                note,
             )
     load = levers["preload"]["first_load_s"]
     line("preload", (load, row["first_rewrite_s"]), None, "(model + embedder load inside the first rewrite)")

@@ -48,7 +48,8 @@ class Thinking:
 
 
 class _Stream:
-    """One output sequence: detokenizes, finds eos / stop strings / the length limit, streams text.
+    """One output sequence: detokenizes, finds eos / stop strings / the length limit / the caller's
+    `abandon` (GenerationOptions), streams text.
 
     Text that could be the start of a stop string is held back, so a caller streaming `on_token` pieces
     never shows a stop string; the concatenated pieces equal the final text.
@@ -94,6 +95,12 @@ class _Stream:
         if stop_at is not None:
             self.text = self.text[:stop_at]
             self.finish_reason = "stop"
+        if (
+            self.finish_reason is None
+            and self.options.abandon is not None
+            and self.options.abandon(self.text)
+        ):
+            self.finish_reason = "abandoned"
         # while running, hold back what could still become a stop string
         end = len(self.text) - self._held_back() if self.finish_reason is None else len(self.text)
         piece = self.text[self.streamed : end]

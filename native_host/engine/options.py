@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-FinishReason = Literal["eos", "stop", "length", "cancelled"]
+# "abandoned": the caller's `abandon` test said the output so far can no longer be used.
+FinishReason = Literal["eos", "stop", "length", "cancelled", "abandoned"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,11 @@ class GenerationOptions:
     # No eos and no token containing a stop string before this many new tokens (a rewrite must not stop
     # halfway: a 135M model often does). 0 = off.
     min_new_tokens: int = 0
+    # Called with the output's text after each token (stop string trimmed, thoughts left out); True ends
+    # the output there, finish reason "abandoned". A rewrite's candidate that has failed a guard it cannot
+    # pass any more stops decoding (rewrite/llm_windows.py). Not part of equality: options that differ
+    # only in it decode the same tokens up to the stop.
+    abandon: Callable[[str], bool] | None = field(default=None, compare=False, repr=False)
     # Speed features (issue 7). Each can be switched off for comparison and for tests; with greedy
     # decoding none of them changes the tokens.
     speculative: bool = True  # prompt-lookup drafts verified in one forward pass

@@ -214,6 +214,36 @@ def check_protected(
     return passed("protected")
 
 
+def settled_protected_failure(
+    text: str, source: str, required: Mapping[str, int], spans: Iterable[tuple[int, int, str]]
+) -> Verdict | None:
+    """The protected guard's failure that no continuation of `text` can undo, or None.
+
+    `text`: a candidate's output so far (before `strip_wrappers` and the neutralizer); `spans`: its
+    `protected_spans`. Only those spans are judged (numbers, links, e-mails, @handles, #tags, code): the
+    neutralizer never touches them, and one that is settled (a space or the start before it, whitespace
+    somewhere after it: no pattern but code's crosses whitespace, and a code span takes a span whole) is
+    in the final candidate verbatim, inside a protected span of its own. So a settled span the source
+    does not hold is an invented token, and more settled occurrences of a required token than the source
+    has are an added one: `check_protected` fails on either, whatever the model writes next. Names are
+    not judged (a skipped one may come later in another order, and the neutralizer changes some
+    capitalized words), nor length, facts or markers (the neutralizer deletes words and markers)."""
+    settled = [
+        text[start:end].strip()
+        for start, end, _kind in spans
+        if (start == 0 or text[start - 1] == " ") and any(ch.isspace() for ch in text[end:])
+    ]
+    invented = sorted({token for token in settled if token and token not in source})
+    if invented:
+        shown = ", ".join(repr(t) for t in invented[:5])
+        return Verdict("protected", False, f"invented name/number/link: {shown}")
+    added = sorted(tok for tok, n in required.items() if sum(s.count(tok) for s in settled) > n)
+    if added:
+        shown = ", ".join(repr(t) for t in added[:5])
+        return Verdict("protected", False, f"protected token(s) added: {shown}")
+    return None
+
+
 def keep_rate(candidate: str, required: Mapping[str, int]) -> float:
     """Fraction of protected token occurrences present in the candidate (1.0 when there are none)."""
     total = sum(required.values())

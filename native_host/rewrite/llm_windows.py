@@ -5,6 +5,7 @@
         ─► per window: prompt (prompt.py; the restructuring one for a model above the size threshold,
            models/size_class.py) ─► N candidates (`candidate_options`: the model's own sampling where known, else
            1 greedy + N-1 sampled)
+           each stopped as soon as it has failed a guard it cannot pass any more (`abandon_when`)
         ─► strip wrappers ─► neutralize ─► cheap guards (chatter, length, protected tokens, facts, no new
            markers) ─► meaning (embedder) ─► ranked by `score_candidate` ─► WindowOutcome
         ─► `reassemble` (order and layout kept)
@@ -24,7 +25,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from native_host import style
@@ -203,8 +204,6 @@ def candidate_options(
     native_host/engine/sampling.py ModelSampling): every candidate sampled with its settings and
     penalties, the first greedy (with its penalties) unless its card warns against greedy decoding.
     Without it: the first greedy, the others sampled at `temperature` (the embedded model's settings)."""
-    from dataclasses import replace
-
     from native_host.engine import GenerationOptions
 
     stop = ("\n",)  # windows hold no line break: one means the model moved on
@@ -268,6 +267,8 @@ def rewrite_window(
         [_seed(options, source, i) for i in range(options.candidates)],
         sampling=getattr(engine, "sampling", None),
     )
+    abandon = abandon_when(source, required)
+    gen_options = [replace(o, abandon=abandon) for o in gen_options]
 
     warm_prefix(engine)
     t = time.perf_counter()
@@ -290,6 +291,13 @@ def rewrite_window(
     rejected: list[str] = []  # "candidate N [guard]: detail", one per rejected candidate
     survivors: list[tuple[int, str]] = []
     for n, result in enumerate(results):
+        if result.finish_reason == "abandoned":
+            failed = settled_failure(result.text, source, required)
+            detail = failed.detail if failed else "stopped by the guards"
+            rejected.append(
+                f"candidate {n} [protected]: {detail} (stopped after {len(result.token_ids)} tokens)"
+            )
+            continue
         candidate = style.neutralize(
             guards.strip_wrappers(result.text, source), options.neutral_target, options.protected_terms
         )[0].strip()
@@ -325,6 +333,24 @@ def rewrite_window(
         return WindowOutcome(index, source, source, "neutralizer", reason, None, rejected, [], len(results))
     ranked = [c for _, c in sorted(passing, key=lambda p: -p[0])]
     return WindowOutcome(index, source, best[1], "llm", "", round(best[2], 4), rejected, ranked, len(results))
+
+
+def settled_failure(text: str, source: str, required: Mapping[str, int]) -> guards.Verdict | None:
+    """The protected guard's failure the candidate's text so far can no longer undo, or None."""
+    return guards.settled_protected_failure(text, source, required, style.protected_spans(text))
+
+
+def abandon_when(source: str, required: Mapping[str, int]) -> Callable[[str], bool] | None:
+    """The candidates' early stop (GenerationOptions.abandon): True once the text so far has failed the
+    protected guard in a way no continuation undoes (`settled_failure`: an invented or an added number,
+    link, handle, tag or code span), so a candidate the guards would reject anyway stops decoding there
+    and one they would accept never stops. The other guards judge the neutralized whole: the neutralizer
+    deletes words and markers, so a prefix that fails them can still end as a candidate that passes."""
+
+    def failed(text: str) -> bool:
+        return settled_failure(text, source, required) is not None
+
+    return failed
 
 
 def window_messages(

@@ -13,7 +13,7 @@ from pathlib import Path
 HIDDEN = 64
 WORDS = (
     "<unk> <s> </s> <think> </think> <|im_start|> <|im_end|> user assistant system "
-    "hello world secret musing ponder muse again done Hi"
+    "hello world secret musing ponder muse again done Hi 1787 1788"
 ).split()
 SPECIAL = ("<s>", "</s>", "<think>", "</think>", "<|im_start|>", "<|im_end|>")
 EOS = "</s>"
