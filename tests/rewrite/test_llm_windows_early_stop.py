@@ -91,7 +91,7 @@ def run_window(engine, embedder, source: str):
 def test_a_candidate_that_skips_a_protected_number_stops_and_one_that_keeps_it_does_not(
     scripted_dir, embedder_model_dir
 ):
-    from native_host.rewrite.embedder import Embedder
+    from native_host.engine.embedder import Embedder
 
     embedder = Embedder(embedder_model_dir)
     engine = Recording(Engine.load(scripted_dir))
@@ -124,7 +124,7 @@ def test_without_the_early_stop_the_same_candidates_fail_the_guards(
 ):
     """What the stop saves was refused anyway: decoded to its end, each candidate fails a guard, and the
     window's outcome is the same but for the rejection lines."""
-    from native_host.rewrite.embedder import Embedder
+    from native_host.engine.embedder import Embedder
 
     embedder = Embedder(embedder_model_dir)
     source = "The treaty of 1787 was signed in the hall again."
