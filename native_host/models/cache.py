@@ -24,9 +24,13 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from native_host import paths
+
+if TYPE_CHECKING:
+    from native_host.engine import Engine
+    from native_host.engine.embedder import Embedder
 
 NOT_INSTALLED, AVAILABLE, LOADING, READY, ERROR = "not_installed", "available", "loading", "ready", "error"
 
@@ -163,11 +167,11 @@ def load_failure(model_dir: Path) -> str:
     return ""
 
 
-def get_engine(model_dir: Path | None = None, threads: int | None = None) -> Any:
+def get_engine(model_dir: Path | None = None, threads: int | None = None) -> Engine:
     """The warm `native_host.engine.Engine` for model_dir (default model when None), its session on
     `threads` intra-op threads (None = one per physical core); reloaded when `threads` changes."""
     engine = _get("engine", Path(model_dir) if model_dir else paths.default_model_dir(), threads)
-    return _debug_throttle(engine)
+    return cast("Engine", _debug_throttle(engine))  # the debug throttle stands in for the engine it wraps
 
 
 # Tests only: with FANTASMA_HOST_DEBUG=1 (native_host/host/handlers.py), FANTASMA_DEBUG_TOKEN_DELAY_S=0.05
@@ -213,10 +217,13 @@ class _SlowEngine:
         return self._engine.generate_batch(prompt_ids, options_list, on_token=slow, cancel=cancel)
 
 
-def get_embedder(embedder_dir: Path | None = None, threads: int | None = None) -> Any:
+def get_embedder(embedder_dir: Path | None = None, threads: int | None = None) -> Embedder:
     """The warm `Embedder` for embedder_dir (default embedder when None), on `threads` intra-op threads
     (None = onnxruntime's default); reloaded when `threads` changes."""
-    return _get("embedder", Path(embedder_dir) if embedder_dir else paths.embedder_dir(), threads)
+    embedder: Embedder = _get(
+        "embedder", Path(embedder_dir) if embedder_dir else paths.embedder_dir(), threads
+    )
+    return embedder
 
 
 def _status(kind: str, directory: Path) -> dict:
