@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import io
 import re
+import subprocess
 import tokenize
 from pathlib import Path
 
@@ -81,13 +82,27 @@ def table_comments(path: Path) -> list[tuple[int, str]]:
     return [(number, line) for number, line in enumerate(lines, 1) if line.lstrip().startswith("#")]
 
 
+def project_files(package: str) -> list[Path]:
+    """The package's files as git sees them (tracked, or new and not ignored): what a benchmark unpacks
+    under bench/out/ is not the project's."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "--", package],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if listed.returncode != 0:  # not a git checkout: every file
+        return sorted((ROOT / package).rglob("*"))
+    return sorted(ROOT / line for line in listed.stdout.splitlines() if (ROOT / line).is_file())
+
+
 def missing() -> list[tuple[str, int, str]]:
     """(file, line, cited path) for every cited path that does not exist."""
     texts: list[tuple[Path, int, str]] = []
     for doc in DOCS:
         texts += [(doc, n, line) for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1)]
     for package in CODE:
-        for path in sorted((ROOT / package).rglob("*")):
+        for path in project_files(package):
             if path.suffix == ".py":
                 texts += [(path, n, text) for n, text in comments_and_docstrings(path)]
             elif path.suffix in (".txt", ".tsv"):
