@@ -17,9 +17,10 @@ from __future__ import annotations
 import ast
 import io
 import re
-import subprocess
 import tokenize
 from pathlib import Path
+
+from tests.repo_files import project_files
 
 ROOT = Path(__file__).resolve().parents[1]
 TOP = sorted(
@@ -80,20 +81,6 @@ def comments_and_docstrings(path: Path) -> list[tuple[int, str]]:
 def table_comments(path: Path) -> list[tuple[int, str]]:
     lines = path.read_text(encoding="utf-8").splitlines()
     return [(number, line) for number, line in enumerate(lines, 1) if line.lstrip().startswith("#")]
-
-
-def project_files(package: str) -> list[Path]:
-    """The package's files as git sees them (tracked, or new and not ignored): what a benchmark unpacks
-    under bench/out/ is not the project's."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "--", package],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    if listed.returncode != 0:  # not a git checkout: every file
-        return sorted((ROOT / package).rglob("*"))
-    return sorted(ROOT / line for line in listed.stdout.splitlines() if (ROOT / line).is_file())
 
 
 def missing() -> list[tuple[str, int, str]]:

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests.repo_files import project_files
 
 ROOT = Path(__file__).resolve().parents[1]
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
@@ -128,24 +129,10 @@ class Edge:
         return f"{self.path.relative_to(ROOT)}:{self.line}: {self.statement}"
 
 
-def _python_files(package: str) -> list[Path]:
-    """The package's .py files as git sees them (tracked, or new and not ignored): what a benchmark
-    unpacks or builds under bench/out/ is not the project's code."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "--", f"{package}/*.py"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    if listed.returncode != 0:  # not a git checkout (an unpacked sdist): every file
-        return sorted((ROOT / package).rglob("*.py"))
-    return sorted(ROOT / line for line in listed.stdout.splitlines() if (ROOT / line).is_file())
-
-
 def _modules(packages: tuple[str, ...]) -> dict[str, Path]:
     out = {}
     for package in packages:
-        for path in _python_files(package):
+        for path in project_files(package, "*.py"):
             parts = list(path.relative_to(ROOT).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()
@@ -425,7 +412,7 @@ def test_every_import_is_one_the_architecture_allows():
 
 def test_bench_reads_no_private_attribute_of_ours():
     found = []
-    for path in _python_files("bench"):
+    for path in project_files("bench", "*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         for node in ast.walk(tree):
             if (
