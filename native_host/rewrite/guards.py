@@ -15,6 +15,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import regex
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -50,6 +52,10 @@ _LABEL_LINE = re.compile(
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"^```[\w-]*\n(.*?)\n?```$", re.DOTALL)
+# The label line as `regex` compiles it, for partial matches: could this unfinished line still become one?
+_LABEL_LINE_SO_FAR = regex.compile(_LABEL_LINE.pattern, regex.IGNORECASE)
+# What may open a wrapper before a label line: whitespace, a code fence's first line, an opening quote.
+_WRAPPER_OPENING = re.compile(r"\s*(?:```[\w-]*\n)?\s*[" + "".join(_QUOTE_PAIRS) + r"]?")
 
 # Phrases a model says *about* the task. Anchored at the start or end of the output: the same words
 # inside a sentence of the user's own text ("here is the report") are not chatter.
@@ -214,6 +220,26 @@ def check_protected(
     return passed("protected")
 
 
+def answer_start(text: str) -> int | None:
+    """Where the part of `text` (an output so far) that `strip_wrappers` keeps can begin: past the label
+    lines it may strip ("Here is the rewritten text in 2 sentences:"), or None while the first line is
+    unfinished and may still become one. Skips at least what `strip_wrappers` strips (an opening quote or
+    fence before a label is skipped even when the closing one never comes), so nothing judged after it
+    can be stripped later."""
+    begin = 0
+    for _ in range(3):  # as strip_wrappers: wrappers nest at most a few levels
+        opening = _WRAPPER_OPENING.match(text, begin)
+        line_start = opening.end() if opening else begin
+        line_end = text.find("\n", line_start)
+        if line_end < 0:
+            unfinished = text[line_start:]
+            return None if _LABEL_LINE_SO_FAR.match(unfinished, partial=True) else begin
+        if not _LABEL_LINE.match(text[line_start:line_end]):
+            return begin
+        begin = line_end + 1
+    return begin
+
+
 def settled_protected_failure(
     text: str, source: str, required: Mapping[str, int], spans: Iterable[tuple[int, int, str]]
 ) -> Verdict | None:
@@ -227,11 +253,17 @@ def settled_protected_failure(
     does not hold is an invented token, and more settled occurrences of a required token than the source
     has are an added one: `check_protected` fails on either, whatever the model writes next. Names are
     not judged (a skipped one may come later in another order, and the neutralizer changes some
-    capitalized words), nor length, facts or markers (the neutralizer deletes words and markers)."""
+    capitalized words), nor length, facts or markers (the neutralizer deletes words and markers). Nothing
+    in a label line `strip_wrappers` removes is judged (`answer_start`)."""
+    begin = answer_start(text)
+    if begin is None:
+        return None
     settled = [
         text[start:end].strip()
         for start, end, _kind in spans
-        if (start == 0 or text[start - 1] == " ") and any(ch.isspace() for ch in text[end:])
+        if start >= begin
+        and (start == 0 or text[start - 1] == " ")
+        and any(ch.isspace() for ch in text[end:])
     ]
     invented = sorted({token for token in settled if token and token not in source})
     if invented:

@@ -72,6 +72,70 @@ def test_every_continuation_of_a_failed_prefix_fails_check_protected(prefix):
         assert not verdict.ok, (prefix, continuation)
 
 
+# Wrappers strip_wrappers removes before the guards judge (label lines, fences, quotes), holding
+# numbers, links, handles and names the source does not have, around answers that keep the source's own.
+ANSWER = "In 1787 the treaty was signed at @hall with #delegates."
+WRAPPED = [
+    f"Here is the rewritten text in 2 sentences:\n{ANSWER}",
+    f"Sure! Here is the text with 3 changes:\n{ANSWER}",
+    f"**Rewritten version in 1 paragraph:**\n{ANSWER}",
+    f"Here is the rewritten text with www.example.org removed:\n{ANSWER}",
+    f"Here is the paraphrase with @hallway as the place:\n{ANSWER}",
+    f"Here is the text in Hamilton's 1788 voice:\n{ANSWER}",
+    f'Here are the sentences with #tags kept:\n"{ANSWER}"',
+    f"```\nHere is the revised text in 2 lines:\n{ANSWER}\n```",
+    f"Okay. Here is the new text in 4 words:\nHere is the rewritten text in 5 sentences:\n{ANSWER}",
+]
+
+
+@pytest.mark.parametrize("candidate", WRAPPED)
+def test_no_prefix_of_a_wrapped_candidate_that_passes_is_stopped(candidate):
+    """The early stop is sound with the wrappers: where the whole candidate passes `check_protected` after
+    `strip_wrappers` and the neutralizer, no prefix of it, cut at any character, was judged failed."""
+    required = guards.protected_tokens(SOURCE, (), style.protected_spans(SOURCE))
+    final = style.neutralize(guards.strip_wrappers(candidate, SOURCE))[0].strip()
+    assert guards.check_protected(final, required, SOURCE, style.protected_spans(final)).ok, final
+    for end in range(len(candidate) + 1):
+        assert settled(candidate[:end], SOURCE) is None, candidate[:end]
+
+
+@pytest.mark.parametrize(
+    ("prefix", "detail"),
+    [
+        ("Here is the rewritten text in 2 sentences:\nThe 1788 treaty", "invented name/number/link: '1788'"),
+        (
+            'Sure, here is the text:\n"The treaty of 1787 at @hallway was',
+            "invented name/number/link: '@hallway'",
+        ),
+        (
+            "The text in 2 parts: The 1788 treaty",
+            "invented name/number/link: '1788', '2'",
+        ),  # one line: no label
+    ],
+)
+def test_past_a_label_line_an_invented_token_still_stops(prefix, detail):
+    verdict = settled(prefix, SOURCE)
+    assert verdict is not None and verdict.detail == detail
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("Here is the rewritten text in 2", None),  # may still become a label line
+        ("Here is the rewritten text in 2 sentences:\nThe", None),  # "The rewritten text:" may follow
+        ("Here is the rewritten text in 2 sentences:\nIn", 43),
+        ("The treaty of 1788", 0),  # can never become a label line
+        ('"Here is the text:\nIn', 19),
+        (
+            "Here is the text:\nHere is the text:\nHere is the text:\nHere is",
+            54,
+        ),  # three levels, as strip_wrappers
+    ],
+)
+def test_the_answer_starts_past_the_label_lines(text, start):
+    assert guards.answer_start(text) == start
+
+
 SCRIPT = {"</think>": "hello", "hello": "1788", "1788": "world", "world": "again", "again": "world"}
 
 
