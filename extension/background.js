@@ -82,8 +82,9 @@ async function sendToTab(tabId, message, options = {}) {
 export async function messageTab(tabId, message, options = {}) {
   try {
     return await api.tabs.sendMessage(tabId, message, options);
-  } catch {
-    // "Receiving end does not exist": no content script in that tab (or frame) yet
+  } catch (error) {
+    // Only where nothing received it: a message delivered that then failed in the tab must not run twice.
+    if (!noReceiver(error)) throw error;
   }
   try {
     await injectContentScripts(tabId, options.frameId);
@@ -92,6 +93,14 @@ export async function messageTab(tabId, message, options = {}) {
     console.warn("fantasma: no content script in the tab", error);
     throw extensionError("page_closed", api.i18n.getMessage("pageClosedToExtensions"));
   }
+}
+
+/**
+ * True for the error both browsers give when no listener in the tab (or frame) took the message:
+ * "Could not establish connection. Receiving end does not exist."
+ */
+export function noReceiver(error) {
+  return /receiving end does not exist/i.test(String(error?.message ?? error));
 }
 
 const CONTENT_SCRIPTS = api.runtime.getManifest().content_scripts[0].js;
@@ -389,4 +398,13 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
 });
 
 // The e2e tests call the same handlers the menu and the shortcut call (menus cannot be clicked headless).
-globalThis.fantasmaBackground = { handleMenuClick, handleCommand, host, stats, runJob, addSuspects, injectContentScripts };
+globalThis.fantasmaBackground = {
+  handleMenuClick,
+  handleCommand,
+  host,
+  stats,
+  runJob,
+  addSuspects,
+  injectContentScripts,
+  messageTab,
+};

@@ -47,10 +47,16 @@ function shared() {
 
 // ---- settings -------------------------------------------------------------------------------------
 
-/** "on" | "off" | "unknown" (settings not loaded yet: a send is held until they are). */
+/**
+ * "on" | "off" | "unknown" (settings not loaded yet: a send is held until they are) | "cut-off" (the
+ * extension was updated or reloaded under this copy: its settings stopped at that moment, since
+ * `storage.onChanged` no longer reaches it, so it cannot know whether "Rewrite before posting" is on now
+ * and holds every send of the user's text, as "on" would, docs/decisions.md).
+ */
 function autoRewriteState() {
   const s = fantasma.settings;
   if (!s) return "unknown";
+  if (!fantasma.alive()) return "cut-off";
   return (s.sites?.[location.hostname] ?? s.autoRewrite) ? "on" : "off";
 }
 
@@ -377,6 +383,7 @@ function sendForm(form, submitter) {
 async function runHeldSend(plan) {
   if (autoRewriteState() === "unknown") await fantasma.settingsReady;
   if (autoRewriteState() === "off") return plan.send();
+  if (autoRewriteState() === "cut-off") return holdCutOff(plan);
   if (!plan.userInitiated) return askPageSend(plan);
   if (plan.unsure) return askUnsure(plan);
   return rewriteThenSend(plan);

@@ -65,9 +65,14 @@ def chromium_args(extension: Path) -> list[str]:
 
 
 def launch(
-    pw: Playwright, user_data_dir: Path, headless: bool = True, env: dict[str, str] | None = None
+    pw: Playwright,
+    user_data_dir: Path,
+    headless: bool = True,
+    env: dict[str, str] | None = None,
+    extension: Path = EXTENSION_DIR,
 ) -> BrowserContext:
-    """Chromium with the unpacked extension; headed (`headless=False`) on `env`'s DISPLAY for real keys."""
+    """Chromium with the unpacked extension (`extension`: another build of it); headed (`headless=False`)
+    on `env`'s DISPLAY for real keys."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run scripts/install-system-deps.sh (make test-install does)")
     return pw.chromium.launch_persistent_context(
@@ -75,7 +80,7 @@ def launch(
         executable_path=CHROMIUM,
         headless=headless,
         env={**os.environ, **env} if env else None,
-        args=chromium_args(EXTENSION_DIR),
+        args=chromium_args(extension),
         viewport={"width": 900, "height": 600},
     )
 

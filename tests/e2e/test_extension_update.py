@@ -1,17 +1,23 @@
-"""Tabs that were open before the extension was updated or reloaded (issue 36), in Chromium and Firefox ESR.
+"""Tabs that were open before the extension was updated (issues 36 and 45), in Chromium and Firefox ESR.
 An update cuts off the content scripts in open tabs: Chromium keeps the old copy running without a
 background and puts no new one in; Firefox stops the old copy and puts a new one in by itself, leaving
-the old copy's boxes in the page. Each browser is reloaded the way an update reaches it
-(`chrome.runtime.reload()` from the service worker; `browser.runtime.reload()` from the options page),
-and the tests check: a rewrite cut off mid-job leaves the field as typed and says why; the shortcut and
-the menu rewrite the field in the same tab afterwards (Chromium: real keys and the real menu under Xvfb,
-since only a real gesture lends the tab to the extension, `activeTab`); with "Rewrite before posting" on,
-a send in such a tab never posts the original. A job is kept in flight by a host launcher that waits
-while a flag file exists (the browser starts the host anew after each reload)."""
+the old copy's boxes in the page. Each browser loads the extension from a build folder of its own; an
+update writes the next build there (a new version and changed content-script code: each build's scripts
+say their version, `BUILD_MARK`) and reloads it the way an update reaches it (`chrome.runtime.reload()`
+from the service worker; `browser.runtime.reload()` from the options page). The tests check: a rewrite
+cut off mid-job leaves the field as typed and says why; the shortcut and the menu rewrite the field in
+the same tab afterwards, with the new build's scripts (Chromium: real keys and the real menu under Xvfb,
+since only a real gesture lends the tab to the extension, `activeTab`); a send in such a tab never posts
+the original, whether "Rewrite before posting" was on before the update or switched on after it, by
+the Send button or by Enter, in every tab open before it; a message the background sends runs once in
+the tab. A job is kept in flight by a host launcher that waits while a flag file exists (the browser
+starts the host anew after each reload). That the page sent nothing is read from the page's own
+`fetch` calls, recorded as the page makes them (a send the page saw would have called it at once)."""
 
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +26,16 @@ import pytest
 from playwright.sync_api import Playwright, expect
 
 from .bidi import Firefox
-from .harness import EXTENSION_ID, GECKO_ID, SAMPLE, PageUi, launch, register_host, service_worker
+from .harness import (
+    EXTENSION_DIR,
+    EXTENSION_ID,
+    GECKO_ID,
+    SAMPLE,
+    PageUi,
+    launch,
+    register_host,
+    service_worker,
+)
 from .server import PageServer
 from .test_firefox import FIREFOX, FirefoxSession
 from .test_real_keys import HeadedChromium, manifest_binding
@@ -46,6 +61,45 @@ def slow_host(manifest: Path) -> Path:
     return flag
 
 
+BUILD_MARK = "globalThis.fantasmaBuild"  # what each build's content scripts set: their version
+
+
+def write_build(folder: Path, version: str) -> None:
+    """The extension as it would ship at `version`: the manifest's version, and content-script code that
+    differs from every other build's (main.js ends by setting `BUILD_MARK` to the version)."""
+    shutil.copytree(EXTENSION_DIR, folder, dirs_exist_ok=True)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    (folder / "manifest.json").write_text(json.dumps({**manifest, "version": version}, indent=2))
+    main = (EXTENSION_DIR / "content" / "main.js").read_text()
+    (folder / "content" / "main.js").write_text(f"{main}\n{BUILD_MARK} = {json.dumps(version)};\n")
+
+
+RECORD_FETCH_JS = """() => { window.sentBodies = []; const pageFetch = window.fetch;
+  window.fetch = (url, init) => { sentBodies.push(String(init?.body ?? "")); return pageFetch(url, init); };
+  return true; }"""
+
+
+def build_marks(page) -> list[object]:
+    """`BUILD_MARK` in each isolated world of the page's top frame (over CDP): which builds' scripts are in."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        contexts: list[dict] = []
+        cdp.on("Runtime.executionContextCreated", lambda event: contexts.append(event["context"]))
+        cdp.send("Runtime.enable")
+        marks = []
+        for context in contexts:
+            if context.get("auxData", {}).get("type") != "isolated":
+                continue
+            value = cdp.send(
+                "Runtime.evaluate",
+                {"expression": BUILD_MARK, "contextId": context["id"], "returnByValue": True},
+            )
+            marks.append(value["result"].get("value"))
+        return marks
+    finally:
+        cdp.detach()
+
+
 def wait_posts(server: PageServer, count: int, timeout: float) -> list[dict[str, str]]:
     deadline = time.monotonic() + timeout
     with server.posted:
@@ -58,6 +112,20 @@ def wait_posts(server: PageServer, count: int, timeout: float) -> list[dict[str,
 
 
 class UpdatedChromium(HeadedChromium):
+    def __init__(self, display: XDisplay, context, build: Path) -> None:
+        super().__init__(display, context)
+        self.build = build
+        self.release = 0
+
+    def update(self) -> str:
+        """The next build written into the folder Chromium loaded, then reloaded: an update with tabs open."""
+        self.release += 1
+        version = f"0.1.{self.release}"
+        write_build(self.build, version)
+        self.reload_extension()
+        assert self.sw.evaluate("chrome.runtime.getManifest().version") == version
+        return version
+
     def reload_extension(self) -> None:
         """`chrome.runtime.reload()`: what an update does to open tabs; returns once the new background runs."""
         ours = f"chrome-extension://{EXTENSION_ID}/"
@@ -108,7 +176,9 @@ def chromium(
         user_data_dir = tmp_path_factory.mktemp("chromium_update_profile")
         manifest = register_host(user_data_dir / "NativeMessagingHosts", "chromium", host_home)
         flag = slow_host(manifest)
-        context = launch(playwright_instance, user_data_dir, headless=False, env=display.env)
+        build = tmp_path_factory.mktemp("chromium_build")
+        write_build(build, "0.1.0")
+        context = launch(playwright_instance, user_data_dir, headless=False, env=display.env, extension=build)
         try:
             # Chromium disables a reloaded unpacked extension unless developer mode is on (as it is for
             # anyone who reloads one by hand); an update from the store needs no such thing.
@@ -117,7 +187,7 @@ def chromium(
             settings.evaluate("chrome.developerPrivate.updateProfileConfiguration({ inDeveloperMode: true })")
             settings.close()
             service_worker(context)
-            browser = UpdatedChromium(display, context)
+            browser = UpdatedChromium(display, context, build)
             browser.set_settings(strength="light")
             yield browser, flag
         finally:
@@ -133,7 +203,7 @@ def test_chromium_reload_mid_job_leaves_the_field_as_typed_and_says_why(
     page = browser.page
     flag.touch()
     try:
-        browser.reload_extension()  # a background with no host yet: the next job starts the slow launcher
+        browser.update()  # a background with no host yet: the next job starts the slow launcher
         page.goto(server.url("textarea.html"))
         page.fill("#field", SAMPLE)
         page.focus("#field")
@@ -143,7 +213,7 @@ def test_chromium_reload_mid_job_leaves_the_field_as_typed_and_says_why(
         )
         ui = PageUi(page)
         ui.wait_for("indicator")
-        browser.reload_extension()
+        browser.update()
         assert CUT_OFF_WORDS in ui.wait_for("message", CUT_OFF_WORDS)
         assert ui.boxes("indicator") == []
         expect(page.locator("#field")).to_have_value(SAMPLE)
@@ -158,7 +228,9 @@ def test_chromium_shortcut_and_menu_work_in_a_tab_open_before_the_reload(
     page = browser.page
     page.goto(server.url("textarea.html"))
     page.fill("#field", SAMPLE)
-    browser.reload_extension()
+    old = browser.sw.evaluate("chrome.runtime.getManifest().version")
+    assert old in build_marks(page)
+    new = browser.update()
     browser.click_into("#field")
     expect(page.locator("#field")).to_be_focused()
     jobs = browser.jobs()
@@ -166,6 +238,7 @@ def test_chromium_shortcut_and_menu_work_in_a_tab_open_before_the_reload(
     expect(page.locator("#field")).to_have_value(light, timeout=30_000)
     PageUi(page).wait_for("figure", timeout=30)
     assert browser.jobs() == jobs + 1
+    assert new in build_marks(page)  # the new build's scripts did it, next to the cut-off old ones
     # The scripts are in once: a second injection into the tab (lent to the extension by the shortcut)
     # finds every frame claimed and adds nothing; one more rewrite is one more job.
     injected = browser.sw.evaluate(
@@ -180,7 +253,7 @@ def test_chromium_shortcut_and_menu_work_in_a_tab_open_before_the_reload(
     PageUi(page).wait_for("figure", timeout=30)
     assert browser.jobs() == jobs + 2
 
-    browser.reload_extension()
+    browser.update()
     page.fill("#field", SAMPLE)
     browser.menu_anonymize("#field")
     expect(page.locator("#field")).to_have_value(light, timeout=30_000)
@@ -193,7 +266,7 @@ def test_chromium_composer_inserts_into_a_tab_open_before_the_reload(
     browser, _ = chromium
     page = browser.page
     page.goto(server.url("textarea.html"))
-    browser.reload_extension()
+    browser.update()
     browser.click_into("#field")
     expect(page.locator("#field")).to_be_focused()
     with browser.context.expect_page(timeout=30_000) as opened:
@@ -220,14 +293,15 @@ def test_chromium_send_in_a_tab_open_before_the_reload_is_held_never_the_origina
     server.clear()
     try:
         page.goto(server.url("chat.html"))
+        page.evaluate(RECORD_FETCH_JS)
         page.locator("#field").click()
         page.keyboard.insert_text(SAMPLE)
-        browser.reload_extension()
+        browser.update()
         browser.set_settings(strength="light", autoRewrite=True)
         page.click("#send")
         ui = PageUi(page)
         ui.wait_for("message", HELD_WORDS)
-        assert wait_posts(server, 1, timeout=3) == []
+        assert page.evaluate("sentBodies") == []
         assert page.locator("#field").inner_text().strip() == SAMPLE
         # What the message says to do: the shortcut rewrites the field (a new copy of the scripts takes
         # over, the old one's message goes), and the next send posts the rewrite.
@@ -237,10 +311,111 @@ def test_chromium_send_in_a_tab_open_before_the_reload_is_held_never_the_origina
         assert ui.boxes("message") == []
         page.click("#send")
         assert wait_posts(server, 1, timeout=30) == [{"message": light}]
-        time.sleep(1)
-        assert server.posts == [{"message": light}]
+        assert len(page.evaluate("sentBodies")) == 1 and server.posts == [{"message": light}]
     finally:
         browser.set_settings(strength="light")
+
+
+def test_chromium_auto_rewrite_switched_on_after_the_update_never_posts_the_original(
+    chromium: tuple[UpdatedChromium, Path], server: PageServer, light: str
+) -> None:
+    """ "Rewrite before posting" was off when the update came and is switched on after it: the copy cut off
+    in each tab open before the update cannot know it, so it holds the Send button and Enter there."""
+    browser, _ = chromium
+    browser.set_settings(strength="light")
+    server.clear()
+    first, second = browser.page, browser.context.new_page()
+    try:
+        for page in (first, second):
+            page.goto(server.url("chat.html"))
+            page.evaluate(RECORD_FETCH_JS)
+            page.locator("#field").click()
+            page.keyboard.insert_text(SAMPLE)
+        browser.update()
+        browser.set_settings(strength="light", autoRewrite=True)  # switched on after the update
+        for page in (first, second):
+            page.bring_to_front()
+            ui = PageUi(page)
+            page.click("#send")
+            ui.wait_for("message", HELD_WORDS)
+            assert page.evaluate("sentBodies") == []
+            page.locator("#field").focus()
+            page.keyboard.press("Enter")
+            page.wait_for_function("document.querySelector('#field') && true")
+            ui.wait_for("message", HELD_WORDS)
+            assert page.evaluate("sentBodies") == [], "Enter posted the text as typed"
+            assert page.locator("#field").inner_text().strip() == SAMPLE
+        # In the first tab the shortcut rewrites (the new build's scripts come in) and Send posts the rewrite.
+        first.bring_to_front()
+        browser.window = browser.display.windows()[0]
+        browser.page = first
+        browser.click_into("#field")
+        browser.display.key(xdotool_keys(manifest_binding("anonymize-field")))
+        expect(first.locator("#field")).to_have_text(light, timeout=30_000)
+        first.click("#send")
+        assert wait_posts(server, 1, timeout=30) == [{"message": light}]
+        assert [page.evaluate("sentBodies.length") for page in (first, second)] == [1, 0]
+        assert server.posts == [{"message": light}]
+    finally:
+        second.close()
+        browser.page = first
+        browser.set_settings(strength="light")
+
+
+FAILING_LISTENER = """(() => {
+  globalThis.probeRuns = 0;
+  chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
+    if (message?.kind !== "probe") return false;
+    probeRuns += 1;
+    // Taken (an answer is promised), then the work fails and no answer comes: the channel closes.
+    Promise.reject(new Error("failed in the tab")).then(sendResponse, () => {});
+    return true;
+  });
+  return true;
+})()"""
+
+
+def test_chromium_a_message_taken_and_failed_in_the_tab_runs_once(
+    chromium: tuple[UpdatedChromium, Path], server: PageServer, light: str
+) -> None:
+    """messageTab injects the scripts and sends again only where nothing received the message. The tab is
+    lent to the extension first (the shortcut), so an injection there would succeed; a listener beside
+    the scripts' own, in their isolated world, takes the message and fails."""
+    browser, _ = chromium
+    page = browser.page
+    page.goto(server.url("textarea.html"))
+    page.fill("#field", SAMPLE)
+    browser.click_into("#field")
+    browser.display.key(xdotool_keys(manifest_binding("anonymize-field")))
+    expect(page.locator("#field")).to_have_value(light, timeout=30_000)
+    cdp = page.context.new_cdp_session(page)
+    contexts: list[dict] = []
+    cdp.on("Runtime.executionContextCreated", lambda event: contexts.append(event["context"]))
+    cdp.send("Runtime.enable")
+    alive = [
+        c["id"]
+        for c in contexts
+        if c.get("origin", "").startswith(f"chrome-extension://{EXTENSION_ID}")
+        and cdp.send("Runtime.evaluate", {"expression": "!!chrome.runtime?.id", "contextId": c["id"]})[
+            "result"
+        ].get("value")
+    ]
+    assert len(alive) == 1, contexts  # one live copy of the scripts (cut-off ones from earlier updates aside)
+    world = alive[0]
+    added = cdp.send(
+        "Runtime.evaluate", {"expression": FAILING_LISTENER, "contextId": world, "returnByValue": True}
+    )
+    assert added["result"].get("value") is True, added
+    outcome = browser.sw.evaluate(
+        """async () => { const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+             try { await fantasmaBackground.messageTab(tab.id, { kind: "probe" }, { frameId: 0 });
+                   return "answered"; } catch (error) { return String(error?.message ?? error); } }"""
+    )
+    runs = cdp.send(
+        "Runtime.evaluate", {"expression": "probeRuns", "contextId": world, "returnByValue": True}
+    )
+    assert runs["result"]["value"] == 1, outcome
+    assert "Receiving end does not exist" not in outcome
 
 
 def test_chromium_shortcut_on_a_browser_page_says_no_extension_may_work_there(

@@ -24,12 +24,10 @@ FIREFOX = shutil.which("firefox-esr") or "/usr/bin/firefox-esr"
 
 
 class FirefoxSession:
-    def __init__(self, firefox: Firefox) -> None:
+    def __init__(self, firefox: Firefox, extension: Path = ROOT / "extension") -> None:
         self.firefox = firefox
         self.bidi: BiDi = firefox.bidi
-        self.bidi.send(
-            "webExtension.install", {"extensionData": {"type": "path", "path": str(ROOT / "extension")}}
-        )
+        self.bidi.send("webExtension.install", {"extensionData": {"type": "path", "path": str(extension)}})
         self.chrome = self.bidi.send("browsingContext.getTree", {"moz:scope": "chrome"})["contexts"][0][
             "context"
         ]
