@@ -438,6 +438,20 @@ def test_chromium_shortcut_on_a_browser_page_says_no_extension_may_work_there(
 
 
 class UpdatedFirefox(FirefoxSession):
+    def __init__(self, firefox: Firefox, build: Path) -> None:
+        super().__init__(firefox, build)
+        self.build = build
+        self.release = 0
+
+    def update(self) -> str:
+        """The next build written into the folder Firefox installed the add-on from, then reloaded."""
+        self.release += 1
+        version = f"0.1.{self.release}"
+        write_build(self.build, version)
+        self.reload_extension()
+        assert self.extension_eval("browser.runtime.getManifest().version") == version
+        return version
+
     def reload_extension(self) -> None:
         """`browser.runtime.reload()` from the options page (which closes), then the options page again."""
         self.bidi.send(
@@ -506,9 +520,11 @@ def firefox(
     home = tmp_path_factory.mktemp("firefox_update_home")
     manifest = register_host(home / ".mozilla" / "native-messaging-hosts", "firefox", host_home)
     flag = slow_host(manifest)
+    build = tmp_path_factory.mktemp("firefox_build")
+    write_build(build, "0.1.0")
     browser = Firefox(FIREFOX, tmp_path_factory.mktemp("firefox_update_profile"), home, {})
     try:
-        session = UpdatedFirefox(browser)
+        session = UpdatedFirefox(browser, build)
         session.set_settings(strength="light")
         session.bidi.send("browsingContext.activate", {"context": session.page})
         yield session, flag
@@ -522,12 +538,12 @@ def test_firefox_reload_mid_job_leaves_the_field_as_typed_and_says_why(
     ff, flag = firefox
     flag.touch()
     try:
-        ff.reload_extension()
+        ff.update()
         ff.bidi.navigate(ff.page, server.url("textarea.html"))
         ff.fill(SAMPLE)
         ff.context_menu_item("#field", "fantasma-anonymize")
         ff.wait_ui("", "indicator")
-        ff.reload_extension()
+        ff.update()
         ff.wait_ui(CUT_OFF_WORDS, "message")
         assert ff.ui_texts("indicator") == []
         assert ff.value() == SAMPLE
@@ -541,12 +557,12 @@ def test_firefox_shortcut_and_menu_work_in_a_tab_open_before_the_reload(
     ff, _ = firefox
     ff.bidi.navigate(ff.page, server.url("textarea.html"))
     ff.fill(SAMPLE)
-    ff.reload_extension()
+    ff.update()
     ff.fill(SAMPLE)
     ff.shortcut("anonymize-field")
     ff.bidi.wait_for(ff.page, f"document.querySelector('#field').value === {json.dumps(light)}", timeout=30)
     ff.wait_ui("", "figure", timeout=30)
-    ff.reload_extension()
+    ff.update()
     ff.fill(SAMPLE)
     ff.context_menu_item("#field", "fantasma-anonymize")
     ff.bidi.wait_for(ff.page, f"document.querySelector('#field').value === {json.dumps(light)}", timeout=30)
@@ -560,20 +576,46 @@ def test_firefox_send_in_a_tab_open_before_the_reload_posts_only_the_rewrite(
     server.clear()
     try:
         ff.bidi.navigate(ff.page, server.url("chat.html"))
+        ff.bidi.evaluate(ff.page, f"({RECORD_FETCH_JS})()")
         x, y = ff.bidi.evaluate(
             ff.page,
             "(() => { const r = document.querySelector('#field').getBoundingClientRect(); return [r.x + 10, r.y + 10]; })()",
         )
         ff.click_at(x, y)
         ff.type_text(SAMPLE)
-        ff.reload_extension()
+        ff.update()
         x, y = ff.bidi.evaluate(
             ff.page,
             "(() => { const r = document.querySelector('#send').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()",
         )
         ff.click_at(x, y)
         assert wait_posts(server, 1, timeout=30) == [{"message": light}]
-        time.sleep(1)
+        assert ff.bidi.evaluate(ff.page, "window.sentBodies.length") == 1
+        assert server.posts == [{"message": light}]
+    finally:
+        ff.set_settings(strength="light")
+
+
+def test_firefox_auto_rewrite_switched_on_after_the_update_never_posts_the_original(
+    firefox: tuple[UpdatedFirefox, Path], server: PageServer, light: str
+) -> None:
+    """Off when the update came, switched on after it: Firefox's new copy in the open tab reads the settings
+    as they are now, so Send and Enter post only the rewrite, and the new build's scripts are the ones in."""
+    ff, _ = firefox
+    ff.set_settings(strength="light")
+    server.clear()
+    try:
+        ff.bidi.navigate(ff.page, server.url("chat.html"))
+        ff.bidi.evaluate(ff.page, f"({RECORD_FETCH_JS})()")
+        field = "(() => { const r = document.querySelector('#field').getBoundingClientRect(); return [r.x + 10, r.y + 10]; })()"
+        ff.click_at(*ff.bidi.evaluate(ff.page, field))
+        ff.type_text(SAMPLE)
+        ff.update()
+        ff.set_settings(strength="light", autoRewrite=True)  # switched on after the update
+        ff.click_at(*ff.bidi.evaluate(ff.page, field))
+        ff.press("\ue007")  # Enter
+        assert wait_posts(server, 1, timeout=30) == [{"message": light}]
+        assert ff.bidi.evaluate(ff.page, "window.sentBodies.length") == 1
         assert server.posts == [{"message": light}]
     finally:
         ff.set_settings(strength="light")
