@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from native_host.rewrite import guards
 from native_host.rewrite.windows import Piece, split_pieces
-from native_host.style import protected_spans
+from native_host.style import linkability, protected_spans
 from native_host.style.counting import CountsDelta
-from native_host.style.identify import Identifiability, TextState, objective
+from native_host.style.identify import Identifiability, TextState, objective, score_of
 from native_host.style.markers import count_search_markers
 
 if TYPE_CHECKING:
@@ -314,9 +314,11 @@ class _Search:
         max_edits: int,
         origin: str | None = None,
         aim: Callable[[dict[str, float]], float] = objective,
+        enough: Callable[[dict[str, float]], bool] | None = None,
     ) -> None:
         self.source = text
         self.aim = aim  # what the edits lower: the families' z -> one number
+        self.enough = enough  # the families' z -> True once no more change is needed
         self.origin = text if origin is None else origin
         self.ident = ident
         self.checks = checks
@@ -394,6 +396,8 @@ class _Search:
         while live and rounds < MAX_ROUNDS:
             if cancel is not None and cancel.is_set():
                 return rounds, True
+            if self._enough():
+                break
             rounds += 1
             now = self.aim(self.state.zs())
             for item in live:
@@ -419,9 +423,12 @@ class _Search:
                 break
             if cancel is not None and cancel.is_set():  # nothing of this round applied yet
                 return rounds, True
-            for item in chosen:
+            for n, item in enumerate(chosen):  # most gain first: none past the one that was enough
                 self.gains[id(item)] = item.gain
                 self._apply(item)
+                if self._enough():
+                    chosen = chosen[: n + 1]
+                    break
             self._verify_round(chosen)
             banned = {id(x) for x in chosen}
             # edits clashing with an applied one are gone for good; reverted ones are banned
@@ -431,6 +438,9 @@ class _Search:
                 if any(item.edit.start - NEAR <= m.end and m.start <= item.edit.end + NEAR for m in moved):
                     item.delta = None
         return rounds, False
+
+    def _enough(self) -> bool:
+        return self.enough is not None and self.enough(self.state.zs())
 
     def _pick(self, live: list[_Live]) -> list[_Live]:
         """The best edits by gain: one per sentence, apart from each other, within the budget."""
@@ -506,6 +516,11 @@ class _Search:
             self._revert(culprit)
 
 
+def meter_says_unlikely(zs: dict[str, float]) -> bool:
+    """The guide's meter would say "unlikely" for a text with these family z (native_host/style/linkability.py)."""
+    return linkability.level(score_of(zs)) == "unlikely"
+
+
 def search(
     text: str,
     edits: Sequence[SpanEdit],
@@ -517,9 +532,12 @@ def search(
     origin: str | None = None,
     spent: tuple[int, int] = (0, 0),
     aim: Callable[[dict[str, float]], float] = objective,
+    enough: Callable[[dict[str, float]], bool] | None = None,
 ) -> SearchResult:
     """Apply the subset of `edits` (spans of `text`, may overlap) that lowers `ident`'s objective most,
-    within `budget`, such that every touched sentence and the whole text pass `checks`.
+    within `budget`, such that every touched sentence and the whole text pass `checks`. With `enough`
+    (the families' z -> bool), no edit is applied once it says the text needs no more change
+    (`meter_says_unlikely`: the rewrite changes no more than it takes to reach "unlikely").
 
     `origin`: the text the whole-text check compares against (default `text`; a later pass gives the
     user's text, so the passes together pass it); `spent`: (words, edits) earlier passes used of the
@@ -531,7 +549,7 @@ def search(
     max_edits = max(0, max(1, math.ceil(budget.edits_per_100_words * n_words / 100)) - spent[1])
     # an edit that changes how often a kept mark occurs could never pass guards.check_kept_marks
     edits = [e for e in edits if not guards.changed_marks(e.replacement, text[e.start : e.end])]
-    run = _Search(text, ident, checks, max_words, max_edits, origin, aim)
+    run = _Search(text, ident, checks, max_words, max_edits, origin, aim, enough)
     before = aim(run.state.zs())
     rounds, cancelled = run.run(edits, cancel)
     run.settle()
@@ -587,6 +605,7 @@ def search_passes(
     extra: Sequence[SpanEdit] = (),
     passes: int = PASSES,
     cancel: threading.Event | None = None,
+    enough: Callable[[dict[str, float]], bool] | None = None,
 ) -> SearchResult:
     """`search` repeated on its own output with fresh proposals (`propose(current text)`), sharing one
     budget; `extra` edits (LLM windows, spans of `text`) join the first pass only. Two edits whose
@@ -605,13 +624,21 @@ def search_passes(
         edits = [e for e in edits if not any(e.start < b and a < e.end for a, b in written)]
         words = sum(r.words_changed for r in results)
         found = search(
-            current, edits, ident, checks, budget, cancel=cancel, origin=text, spent=(words, len(applied))
+            current,
+            edits,
+            ident,
+            checks,
+            budget,
+            cancel=cancel,
+            origin=text,
+            spent=(words, len(applied)),
+            enough=enough,
         )
         results.append(found)
         applied.extend(replace(a, pass_index=k) for a in found.applied)
         written = _spans_after(written, found.applied)
         current = found.text
-        if found.cancelled or not found.applied:
+        if found.cancelled or not found.applied or (enough is not None and enough(ident.state(current).zs())):
             break
     rejected: Counter[str] = Counter()
     for r in results:

@@ -261,3 +261,29 @@ def test_spans_written_by_a_pass_follow_the_text_as_it_grows_and_shrinks():
     assert [text[a:b] for a, b in spans] == ["see", "to", "on"]
     insertion = search._spans_after([], [applied(3, 3, "", "very ")])
     assert insertion == [(3, 8)]
+
+
+def test_the_search_stops_once_enough_and_applies_nothing_past_it(checks):
+    """`enough` (the rewrite passes the meter's "unlikely", `meter_says_unlikely`) stops the search at the
+    first edit that makes it true: fewer edits than the whole search, the text past the line, and the
+    same edits less the last one not past it."""
+    from native_host.style.identify import score_of
+
+    edits = every(TEXT, "Whilst", "While") + every(TEXT, "upon", "on") + every(TEXT, "Upon", "On")
+    budget = search.BUDGETS["strong"]
+    whole = search.search(TEXT, edits, mine(), checks, budget)
+    before, after = mine().score(TEXT).score, mine().score(whole.text).score
+    assert len(whole.applied) == 3 and after < before
+    line = after + (before - after) * 0.5  # short of the whole search's reach
+    stopped = search.search(TEXT, edits, mine(), checks, budget, enough=lambda zs: score_of(zs) < line)
+    assert 0 < len(stopped.applied) < len(whole.applied)
+    assert mine().score(stopped.text).score < line
+
+    def with_edits(applied: list[search.AppliedEdit]) -> str:
+        text = TEXT
+        for a in sorted(applied, key=lambda a: -a.start):
+            text = text[: a.start] + a.replacement + text[a.end :]
+        return text
+
+    assert with_edits(stopped.applied) == stopped.text
+    assert mine().score(with_edits(stopped.applied[:-1])).score >= line
