@@ -26,7 +26,9 @@ def build_reply(
     ran none of the host's choice); `model_note`, why another model than the chosen one answered, put
     before the result's `reason`; both identifiability figures, the pipeline's own where its search ran,
     else scored here (the original and the rewritten text, against the stored samples, or by typicality
-    when `use_profile` is off); last, the `summary` in words, built from the reply's own fields."""
+    when `use_profile` is off); `guide`, the guide's report of the rewritten text (the sentences that still
+    give the writer away, for the composer to finish by hand); last, the `summary` in words, built from
+    the reply's own fields."""
     reply = result.to_json()
     reply["model"] = model
     if model_note:
@@ -35,5 +37,7 @@ def build_reply(
         reply["identifiability_before"] = summary.score(result.original, use_profile)
     if reply.get("identifiability_after") is None:
         reply["identifiability_after"] = summary.score(reply["text"], use_profile)
+    # Where the guide takes over: which sentences of the rewrite still give the writer away, and why.
+    reply["guide"] = summary.guide_of(reply["text"], use_profile) if reply["text"].strip() else None
     reply["summary"] = summary.build(reply)
     return reply

@@ -6,6 +6,8 @@ chooses among them.
                                                     put together in native_host/rewrite/reply.py)
     score(text, use_samples) -> dict | None         an identifiability report of a text, for the reply's
                                                     figures and the host's `analyze`
+    guide_of(text, use_samples) -> dict | None      the guide's report of the rewritten text: the sentences
+                                                    that still give the writer away, for "finish it yourself"
     standing(report) -> dict                        an `analyze` report's level and what stands out, in
                                                     the card's words (the markers panel shows them)
     strands_line(report) -> str                     which parts of the style still stand out, in words
@@ -43,6 +45,23 @@ def score(text: str, use_samples: bool, note: str = PROFILE_OFF) -> dict[str, An
         report = Identifiability.load("stored" if use_samples else None).score(text).to_json()
     except Exception as exc:  # a figure for the user, never a reason to lose the rewrite itself
         log.warning("identifiability unavailable: %s", exc, exc_info=not isinstance(exc, IdentifyError))
+        return None
+    if not use_samples and note:
+        report["message"] = note
+    return report
+
+
+def guide_of(text: str, use_samples: bool, note: str = PROFILE_OFF) -> dict[str, Any] | None:
+    """GuideReport.to_json() of `text` (PROTOCOL.md `guide`) against the same samples as `score`: where the
+    composer's guide takes over from the rewrite. None, logged, when there is nothing to score against."""
+    from native_host.style.guide import guide
+    from native_host.style.identify import Identifiability
+    from native_host.style.samples import IdentifyError
+
+    try:
+        report = guide(Identifiability.load("stored" if use_samples else None), text).to_json()
+    except Exception as exc:  # a hint for the user, never a reason to lose the rewrite itself
+        log.warning("guide unavailable: %s", exc, exc_info=not isinstance(exc, IdentifyError))
         return None
     if not use_samples and note:
         report["message"] = note

@@ -21,7 +21,7 @@ MODEL = {"name": "smollm2", "architecture": "llama", "hybrid": False, "layers": 
 def test_the_reply_is_the_results_fields_then_the_model_and_the_summary(isolated_home):
     result = rewrite(SAMPLE, RewriteOptions(strength="light"))
     reply = build_reply(result, use_profile=True, model=MODEL, model_note=NOTE)
-    assert list(reply) == [*result.to_json(), "model", "summary"]  # the wire order, PROTOCOL.md
+    assert list(reply) == [*result.to_json(), "model", "guide", "summary"]  # the wire order, PROTOCOL.md
     assert reply["model"] == MODEL
     assert reply["reason"] == "; ".join(part for part in (NOTE, result.reason) if part)
     # light runs no search: both figures are scored here, from the original and the rewritten text
@@ -49,3 +49,21 @@ def test_the_words_import_nothing():
         elif isinstance(node, ast.ImportFrom):
             imported.add(node.module or "")
     assert imported <= {"__future__"}, imported
+
+
+def test_the_reply_names_the_sentences_of_the_rewrite_that_still_give_the_writer_away(isolated_home):
+    """`guide`: the guide's report of the rewritten text (not the original), scored as the after figure."""
+    text = (
+        "Honestly, I realise the colour was off!!! Whilst we waited upon the stairs, Jo read. Cheers, mate."
+    )
+    result = rewrite(text, RewriteOptions(strength="light"))
+    assert result.text != text
+    reply = build_reply(result, use_profile=True)
+    guide = reply["guide"]
+    assert guide["score"] == round(reply["identifiability_after"]["score"], 4)
+    assert guide["level"] == reply["summary"]["identifiability"]["levels"][1]
+    spans = [(s["start"], s["end"]) for s in guide["sentences"]]
+    assert len(spans) == 3 and spans[-1][1] <= len(reply["text"])
+    assert [reply["text"][a:b] for a, b in spans][-1].startswith("Cheers")
+    assert all(0 <= i < len(spans) for i in guide["top"])
+    assert build_reply(rewrite("   ", RewriteOptions(strength="light")), use_profile=True)["guide"] is None
