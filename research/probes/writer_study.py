@@ -1,0 +1,285 @@
+"""The writer study (issue 43): writers who see only what the composer shows rewrite one sentence at a time
+until the meter says "unlikely" or six sentences were rewritten, keeping every fact; then the eval's
+attackers judge the results against the originals.
+
+    python research/probes/writer_study.py prepare STUDY [--corpus problemC:5] [--chunks-per-author 6]
+    python research/probes/writer_study.py show STUDY CHUNK        what the composer shows, in words
+    python research/probes/writer_study.py edit STUDY CHUNK N "the new sentence N"
+    python research/probes/writer_study.py undo STUDY CHUNK        back to before the last edit
+    python research/probes/writer_study.py stop STUDY CHUNK        the writer is done with this chunk
+    python research/probes/writer_study.py status STUDY            which chunks are open, how far each is
+    python research/probes/writer_study.py judge STUDY [--json]    attackers, meaning, levels, sentences used
+
+The writer's view (`show`) is built from the same reply the composer renders (native_host/style/guide.py):
+the meter's level in words, every sentence with its share of the give-away in words and percent and its
+reasons, which sentences were changed, and what the last change did to the meter, in the composer's
+words. It never shows a score, an author, a corpus or an attacker. Each author's meter is trained on that
+author's training chunks (as `fantasma profile add` would be given a user's writing), the population
+without the corpus; the test chunks are held out from both, as in `fantasma eval --profile`.
+State lives in STUDY/ (study.json, the writers' steps; surrogates.pkl, the meters), so anyone can repeat
+a run or judge one: research/log/writer-study.md says how the last one went.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+from pathlib import Path
+from typing import Any
+
+from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+from native_host.eval.run import parse_corpus_spec, training_texts
+from native_host.style.guide import guide
+from native_host.style.identify import Identifiability
+
+MAX_EDITS = 6
+TRAIN_CHUNKS = 30
+
+
+def _load(study: Path) -> dict[str, Any]:
+    return json.loads((study / "study.json").read_text(encoding="utf-8"))
+
+
+def _save(study: Path, state: dict[str, Any]) -> None:
+    tmp = study / "study.json.tmp"
+    tmp.write_text(json.dumps(state, indent=1, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(study / "study.json")
+
+
+def _meters(study: Path) -> dict[str, Identifiability]:
+    with (study / "surrogates.pkl").open("rb") as f:
+        return pickle.load(f)
+
+
+def prepare(study: Path, corpus_spec: str, per_author: int) -> None:
+    study.mkdir(parents=True, exist_ok=True)
+    name, authors = parse_corpus_spec(corpus_spec)
+    corpus = find_corpus(name, load_manifest())
+    split = split_corpus(corpus, authors or 5, per_author, TRAIN_CHUNKS)
+    meters = {
+        author: Identifiability.from_texts(training_texts(split, author), exclude_corpora=(split.corpus,))
+        for author in split.authors
+    }
+    with (study / "surrogates.pkl").open("wb") as f:
+        pickle.dump(meters, f)
+    chunks = [
+        {
+            "id": f"c{k:02d}",
+            "author": c.author,
+            "original": c.text,
+            "text": c.text,
+            "steps": [],
+            "stopped": False,
+        }
+        for k, c in enumerate(split.test)
+    ]
+    train = [{"author": c.author, "text": c.text} for c in split.train]
+    _save(study, {"corpus": split.corpus, "authors": list(split.authors), "chunks": chunks, "train": train})
+    print(f"{len(chunks)} chunks of {len(split.authors)} authors in {study}")
+
+
+def _chunk(state: dict[str, Any], cid: str) -> dict[str, Any]:
+    for chunk in state["chunks"]:
+        if chunk["id"] == cid:
+            return chunk
+    raise SystemExit(f"no chunk {cid}")
+
+
+def _report(study: Path, chunk: dict[str, Any], text: str) -> dict[str, Any]:
+    return guide(_meters(study)[chunk["author"]], text).to_json()
+
+
+def _share_words(share: float) -> str:  # as extension/composer/composer.js says it
+    if share >= 0.25:
+        return "gives a lot away"
+    if share >= 0.1:
+        return "gives some away"
+    return "gives little away" if share > 0 else "gives nothing away"
+
+
+def _changed(chunk: dict[str, Any], text: str, start: int, end: int) -> bool:
+    """A sentence the writer changed: its words are not in the original (the composer marks these)."""
+    return " ".join(text[start:end].split()) not in " ".join(chunk["original"].split())
+
+
+def view(study: Path, chunk: dict[str, Any]) -> str:
+    report = _report(study, chunk, chunk["text"])
+    lines = [f"Chunk {chunk['id']}: the meter says this text is {report['level_words']}."]
+    if chunk["steps"]:
+        last = chunk["steps"][-1]
+        before, after = last["level_before"], report["level"]
+        way = (
+            "lowered"
+            if last["score_after"] < last["score_before"]
+            else "raised"
+            if last["score_after"] > last["score_before"]
+            else "did not move"
+        )
+        moved = f"({before} → {after})" if before != after else f"(still {after})"
+        lines.append(f"Your last change {way} the meter {moved}." + (" Undo it?" if way == "raised" else ""))
+    lines.append(f"Edits so far: {len(chunk['steps'])} of {MAX_EDITS}.")
+    lines.append("")
+    text = chunk["text"]
+    for n, s in enumerate(report["sentences"], 1):
+        mark = " [changed]" if _changed(chunk, text, s["start"], s["end"]) else ""
+        share = f"{_share_words(s['share'])} ({round(s['share'] * 100)}%)"
+        lines.append(f"{n}.{mark} {share}: {text[s['start'] : s['end']]}")
+        for reason in s["reasons"]:
+            lines.append(f"     - {reason}")
+    return "\n".join(lines)
+
+
+def edit(study: Path, cid: str, number: int, sentence: str) -> None:
+    state = _load(study)
+    chunk = _chunk(state, cid)
+    if chunk["stopped"]:
+        raise SystemExit(f"{cid} is stopped")
+    before = _report(study, chunk, chunk["text"])
+    spans = [(s["start"], s["end"]) for s in before["sentences"]]
+    if not 1 <= number <= len(spans):
+        raise SystemExit(f"sentence {number}: the text has {len(spans)}")
+    start, end = spans[number - 1]
+    text = chunk["text"][:start] + sentence.strip() + chunk["text"][end:]
+    after = _report(study, chunk, text)
+    chunk["steps"].append(
+        {
+            "sentence": number,
+            "from": chunk["text"][start:end],
+            "to": sentence.strip(),
+            "text_before": chunk["text"],
+            "score_before": before["score"],
+            "level_before": before["level"],
+            "score_after": after["score"],
+            "level_after": after["level"],
+        }
+    )
+    chunk["text"] = text
+    if after["level"] == "unlikely" or len(chunk["steps"]) >= MAX_EDITS:
+        chunk["stopped"] = True
+    _save(study, state)
+    print(view(study, chunk))
+    if chunk["stopped"]:
+        print("\nThis chunk is done (the meter says unlikely, or six edits were made).")
+
+
+def undo(study: Path, cid: str) -> None:
+    state = _load(study)
+    chunk = _chunk(state, cid)
+    if not chunk["steps"]:
+        raise SystemExit("nothing to undo")
+    chunk["text"] = chunk["steps"].pop()["text_before"]
+    chunk["stopped"] = False
+    _save(study, state)
+    print(view(study, chunk))
+
+
+def judge(study: Path) -> dict[str, Any]:
+    """Each attacker of `fantasma eval` trained on the training chunks, on the originals and on the
+    writers' texts; meaning by the eval's embedder; levels and edits."""
+    import numpy as np
+
+    from native_host.eval import attackers as attacker_module
+    from native_host.eval.run import EvalOptions, _embedder
+
+    state = _load(study)
+    chunks = state["chunks"]
+    texts = [t["text"] for t in state["train"]]
+    authors = [t["author"] for t in state["train"]]
+    names = [
+        n for n in ("CharNgramAttacker", "CosineDeltaAttacker", "FunctionWordAttacker", "WriteprintsAttacker")
+    ]
+    found = [getattr(attacker_module, n) for n in names if hasattr(attacker_module, n)]
+    truth = [c["author"] for c in chunks]
+    reached = [c for c in chunks if c["steps"] and c["steps"][-1]["level_after"] == "unlikely"]
+    embedder = _embedder(EvalOptions())
+    sims = []
+    for c in chunks:
+        a, b = embedder.encode([c["original"], c["text"]])
+        sims.append(float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b))))
+    rows = {}
+    for cls in found:
+        attacker = cls().fit(texts, authors)
+        rows[attacker.name] = {
+            "original": attacker.accuracy([c["original"] for c in chunks], truth),
+            "written": attacker.accuracy([c["text"] for c in chunks], truth),
+            "original_where_unlikely": attacker.accuracy(
+                [c["original"] for c in reached], [c["author"] for c in reached]
+            ),
+            "written_where_unlikely": attacker.accuracy(
+                [c["text"] for c in reached], [c["author"] for c in reached]
+            ),
+        }
+    words = [
+        sum(1 for a, b in zip(c["original"].split(), c["text"].split(), strict=False) if a != b)
+        / max(1, len(c["original"].split()))
+        for c in chunks
+    ]
+    return {
+        "corpus": state["corpus"],
+        "authors": len(state["authors"]),
+        "chance": 1 / len(state["authors"]),
+        "chunks": len(chunks),
+        "reached_unlikely": len(reached),
+        "edits_mean": float(np.mean([len(c["steps"]) for c in chunks])),
+        "edits_to_unlikely_mean": float(np.mean([len(c["steps"]) for c in reached])) if reached else None,
+        "meaning_mean": float(np.mean(sims)),
+        "meaning_mean_where_unlikely": float(
+            np.mean([s for s, c in zip(sims, chunks, strict=True) if c in reached])
+        )
+        if reached
+        else None,
+        "words_changed_mean": float(np.mean(words)),
+        "attackers": rows,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("study", type=Path)
+    p.add_argument("--corpus", default="problemC:5")
+    p.add_argument("--chunks-per-author", type=int, default=6)
+    for name in ("show", "undo", "stop"):
+        p = sub.add_parser(name)
+        p.add_argument("study", type=Path)
+        p.add_argument("chunk")
+    p = sub.add_parser("edit")
+    p.add_argument("study", type=Path)
+    p.add_argument("chunk")
+    p.add_argument("number", type=int)
+    p.add_argument("sentence")
+    p = sub.add_parser("status")
+    p.add_argument("study", type=Path)
+    p = sub.add_parser("judge")
+    p.add_argument("study", type=Path)
+    p.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.command == "prepare":
+        prepare(args.study, args.corpus, args.chunks_per_author)
+    elif args.command == "show":
+        print(view(args.study, _chunk(_load(args.study), args.chunk)))
+    elif args.command == "edit":
+        edit(args.study, args.chunk, args.number, args.sentence)
+    elif args.command == "undo":
+        undo(args.study, args.chunk)
+    elif args.command == "stop":
+        state = _load(args.study)
+        _chunk(state, args.chunk)["stopped"] = True
+        _save(args.study, state)
+    elif args.command == "status":
+        for c in _load(args.study)["chunks"]:
+            level = c["steps"][-1]["level_after"] if c["steps"] else "-"
+            print(f"{c['id']}  {'done' if c['stopped'] else 'open'}  edits {len(c['steps'])}  {level}")
+    elif args.command == "judge":
+        result = judge(args.study)
+        print(json.dumps(result, indent=1) if args.json else json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
