@@ -129,7 +129,9 @@ async function runGuide(seq, signal) {
     return;
   }
   try {
-    const report = await fantasma.runJob({ kind: "guide", text }, undefined, signal);
+    // the text of the last reply: a sentence changed since then gets reasons about what its new wording brought in
+    const request = guided && guided.text !== text ? { kind: "guide", text, previous: guided.text } : { kind: "guide", text };
+    const report = await fantasma.runJob(request, undefined, signal);
     if (seq !== guideSeq || text !== $("draft").value) return; // a stale reply: a newer request is coming
     guided = { text, report };
     renderGuide();

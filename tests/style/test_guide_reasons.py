@@ -170,3 +170,34 @@ def test_no_reason_names_what_the_writer_keeps_with_each_authors_profile(eval_ch
         for a in s.authors
     }
     assert _check_reasons(lambda split, chunk: idents[chunk.author], sotu) > 200
+
+
+def test_guide_says_what_a_changed_sentences_new_wording_brought_in() -> None:
+    """A sentence rewritten with Hamilton's habits, against his profile: its reasons name first what the
+    new wording added ('upon', 'ought'), and only when the request says what the text was."""
+    from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+    from native_host.style.guide import guide
+    from native_host.style.identify import Identifiability
+
+    split = split_corpus(find_corpus("federalist", load_manifest()), 2, 3, 6)
+    ident = Identifiability.from_texts([c.text for c in split.train if c.author == "Hamilton"])
+    plain = [
+        "We met at the station just after nine and walked to the market.",
+        "The stalls were busy, and the fish looked fresh.",
+        "My sister bought bread and a bag of apples for the train.",
+        "We talked about her new job and the flat she hopes to rent.",
+    ]
+    stuffed = (
+        "Upon the whole, it is evident that the powers of the Union ought to be considered upon principles "
+        "of the utmost importance to the safety of the States, and upon this ground the government must be "
+        "vested with energy."
+    )
+    before = " ".join([*plain[:2], "It was a good day for the whole town.", *plain[2:]])
+    after = " ".join([*plain[:2], stuffed, *plain[2:]])
+    report = guide(ident, after, previous=before)
+    changed = next(s for s in report.sentences if after[s.start : s.end] == stuffed)
+    assert changed.reasons and changed.reasons[0].startswith("your new wording brought in '"), changed.reasons
+    assert not any(
+        r.startswith("your new wording") for s in report.sentences if s is not changed for r in s.reasons
+    )
+    assert not any(r.startswith("your new wording") for s in guide(ident, after).sentences for r in s.reasons)
