@@ -18,6 +18,7 @@ from native_host.style.document import Document
 from native_host.style.families import PRIORITY
 from native_host.style.model import Edit, Target
 from native_host.style.protect import term_spans
+from native_host.style.sentences import never_ends
 
 MAX_PASSES = 12  # full and windowed passes together; real text settles in 2-4
 _PARAGRAPH_BREAK = re.compile(r"(?=\n\n)")  # every start of "\n\n", overlapping ones included
@@ -173,8 +174,37 @@ def proposed_edits(
             continue
         if i < len(chosen) and chosen[i].start < end:
             continue
+        replacement = sentence_case(doc.text, start, end, replacement)
         taken.append(Edit(start, end, doc.text[start:end], replacement, obs.family, obs.marker))
     return _merged(chosen, taken)
+
+
+_OPENING_MARKS = " \t\"'“‘(["  # what may stand between a sentence end and the next sentence's first word
+_CLOSING_MARKS = "\"'”’)]"
+
+
+def sentence_case(text: str, start: int, end: int, replacement: str) -> str:
+    """A word put in at a sentence start begins with a capital ("… gorgeous! tbh I'd" -> "… gorgeous! To
+    be honest I'd"), whatever the case of the word it replaces: the rest of the sentence is written for
+    a capital there."""
+    if not replacement[:1].islower() or not text[start:end][:1].isalpha():
+        return replacement
+    window = text[max(0, start - 64) : start]
+    head = window.rstrip(_OPENING_MARKS)
+    if not head:
+        opens = start <= 64  # only spaces and quotes before it: the text's start
+    elif head.endswith("\n"):
+        opens = True
+    else:
+        ended = head.rstrip(_CLOSING_MARKS)
+        spaced = any(c in " \t" for c in window[len(head) :])
+        last = ended.rsplit(None, 1)[-1] if ended.strip() else ""
+        opens = (
+            spaced and ended.endswith((".", "!", "?")) and not never_ends(last)
+        )  # after "…" the ellipsis rule decides
+    if not opens:
+        return replacement
+    return replacement[0].upper() + replacement[1:]
 
 
 def _merged(a: list[Edit], b: list[Edit]) -> list[Edit]:
