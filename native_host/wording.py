@@ -66,13 +66,17 @@ REASON_INSTEAD = "others write '{other}'"
 REASON_FEWER = "use it less or rephrase"
 TIMES = ("once", "twice", "{n} times")  # how often a word occurs in the text
 REASON_MARK = "{marks}: {yours} per 100 words in this text against {theirs} for {writers}; use fewer"
-REASON_SHORT = "short sentences: yours run {yours} words on average here, {writers} average {theirs}; join some"
+REASON_SHORT = (
+    "short sentences: yours run {yours} words on average here, {writers} average {theirs}; join some"
+)
 REASON_LONG = "this sentence runs {yours} words; {writers} average {theirs}; split it"
 REASON_SUBJECT = (
     "what gives you away here is mostly the subject itself (its names, numbers and topic words), which you "
     "keep; rewording how you say it will not hide that"
 )
-REASON_NEW = "your new wording brought in {reason}"  # the sentence changed since the text the request compares
+REASON_NEW = (
+    "your new wording brought in {reason}"  # the sentence changed since the text the request compares
+)
 AND = " and "
 # Punctuation marks (native_host/style/counting.py PUNCTUATION) by name.
 MARK_WORDS = {

@@ -176,7 +176,9 @@ def test_the_markers_panel_counts_as_the_card_shades_sentences_and_agrees_after_
         assert "the only sentence that makes the text easier to identify" in panel, panel
     else:
         share = round(100 * giving[0][2] / total)
-        assert f"gives away {share}% of what the sentences add to how identifiable this text is" in top["text"]
+        assert (
+            f"gives away {share}% of what the sentences add to how identifiable this text is" in top["text"]
+        )
     assert "100%" not in panel and "of what identifies this text" not in panel, panel
     assert "The sentences that give most away:" in panel
     for start, end, _ in giving[:3]:
