@@ -117,3 +117,11 @@ def test_a_replaced_span_at_a_sentence_start_is_capitalised(text: str, expected:
     out, edits = neutralize(text)
     assert out == expected
     assert apply_edits(text, edits) == out and neutralize(out)[0] == out
+
+
+def test_a_replacement_opens_its_sentence_with_a_capital_when_another_edit_cleared_the_way() -> None:
+    """The summary card's text: ":)" and "!!!" are edited in the same pass as "tbh"."""
+    text = "OMG the colour of the new logo is SO gorgeous!!! :) tbh I'd ship it tmrw, innit... Cheers, mate."
+    out, edits = neutralize(text)
+    assert "gorgeous! To be honest I'd ship it" in out, out
+    assert apply_edits(text, edits) == out
