@@ -74,6 +74,10 @@ REASON_SUBJECT = (
     "what gives you away here is mostly the subject itself (its names, numbers and topic words), which you "
     "keep; rewording how you say it will not hide that"
 )
+# What the guide compared the text with (`compared_with`): no samples, one, several; then the rivals.
+GUIDE_SAMPLES = ("your writing samples", "your {n} writing sample", "your {n} writing samples")
+GUIDE_AND_NAMED = " and {k} {people} you named"  # PERSON / PEOPLE below
+GUIDE_NO_SAMPLES_YET = " (no samples yet)"  # after WRITERS in typicality mode without samples
 REASON_NEW = (
     "your new wording brought in {reason}"  # the sentence changed since the text the request compares
 )

@@ -221,13 +221,13 @@ def guide(
 def compared_with(ident: Identifiability) -> str:
     """What the score compares the text with, in words."""
     if ident.mode != "profile":
-        why = " (no samples yet)" if "no writing samples" in ident.message else ""
-        return "writers in general" + why
+        why = wording.GUIDE_NO_SAMPLES_YET if "no writing samples" in ident.message else ""
+        return wording.WRITERS + why
     n = ident.samples
-    out = f"your {n} writing sample{'s' if n != 1 else ''}" if n else "your writing samples"
+    out = wording.GUIDE_SAMPLES[min(n, 2)].format(n=n)
     k = len(ident.rivals)
     if k:
-        out += f" and {k} {'people' if k != 1 else 'person'} you named"
+        out += wording.GUIDE_AND_NAMED.format(k=k, people=wording.PEOPLE if k != 1 else wording.PERSON)
     return out
 
 
