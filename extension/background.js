@@ -268,7 +268,8 @@ async function runGuideJob(request, opts) {
   const text = request.text;
   const timeout = { ...opts, timeoutMs: GUIDE_TIMEOUTS_MS[request.kind] };
   if (request.kind === "guide") {
-    const report = await host.request("guide", { text }, timeout);
+    const params = typeof request.previous === "string" ? { text, previous: request.previous } : { text };
+    const report = await host.request("guide", params, timeout);
     const sentences = (report.sentences ?? []).map((s) => ({
       ...s,
       start: codePointToUtf16(text, s.start),

@@ -54,6 +54,52 @@ HABIT_WORDS = {
     "formats": "number and date formats",
 }
 
+# --- the guide's reasons (style/reasons.py) ----------------------------------------------------------------
+
+# Each reason names a style choice a writer can change, with a direction: a small word or connective and
+# what else people write, a punctuation habit with its rate, sentence length; never a name, a number or a
+# word of the subject (issue 43). `{writers}` is WRITERS; rates are per 1,000 words (words) or per 100
+# words (marks).
+WRITERS = "writers in general"
+REASON_WORD = "'{word}' {times} here: you use it more than {writers} ({yours} against {theirs} per 1,000 words); {instead}"
+REASON_INSTEAD = "others write '{other}'"
+REASON_FEWER = "use it less or rephrase"
+TIMES = ("once", "twice", "{n} times")  # how often a word occurs in the text
+REASON_MARK = "{marks}: {yours} per 100 words in this text against {theirs} for {writers}; use fewer"
+REASON_SHORT = (
+    "short sentences: yours run {yours} words on average here, {writers} average {theirs}; join some"
+)
+REASON_LONG = "this sentence runs {yours} words; {writers} average {theirs}; split it"
+REASON_SUBJECT = (
+    "what gives you away here is mostly the subject itself (its names, numbers and topic words), which you "
+    "keep; rewording how you say it will not hide that"
+)
+# What the guide compared the text with (`compared_with`): no samples, one, several; then the rivals.
+GUIDE_SAMPLES = ("your writing samples", "your {n} writing sample", "your {n} writing samples")
+GUIDE_AND_NAMED = " and {k} {people} you named"  # PERSON / PEOPLE below
+GUIDE_NO_SAMPLES_YET = " (no samples yet)"  # after WRITERS in typicality mode without samples
+REASON_NEW = (
+    "your new wording brought in {reason}"  # the sentence changed since the text the request compares
+)
+AND = " and "
+# Punctuation marks (native_host/style/counting.py PUNCTUATION) by name.
+MARK_WORDS = {
+    ".": "full stops",
+    ",": "commas",
+    ";": "semicolons",
+    ":": "colons",
+    "!": "exclamation marks",
+    "?": "question marks",
+    "'": "apostrophes",
+    '"': "double quotes",
+    "(": "brackets",
+    ")": "brackets",
+    "-": "hyphens",
+    "—": "dashes",
+    "–": "dashes",
+    "…": "ellipses",
+}
+
 # --- the linkability levels (style/linkability.py) ------------------------------------------------------
 
 LEVEL_WORDS_PROFILE = {

@@ -8,6 +8,8 @@
 
 const api = globalThis.browser ?? globalThis.chrome;
 const $ = (id) => document.getElementById(id);
+/** The composer's words (extension/_locales/<lang>/messages.json, keys `composer*`). */
+const t = (key, ...subs) => api.i18n.getMessage(key, subs.map(String)) || key;
 const params = new URLSearchParams(location.search);
 const frameId = Number(params.get("frame") ?? 0);
 /** The tab holding the field; null when the composer was opened without one (nothing to insert into). */
@@ -57,14 +59,14 @@ function percent(share) {
 
 /** "is likely to be linked to you" / "stands out from other writers": the level words as a predicate. */
 function meterSentence(levelWords) {
-  return `This text ${/^(likely|possibly|unlikely)\b/.test(levelWords) ? "is " : ""}${levelWords}.`;
+  return t(/^(likely|possibly|unlikely)\b/.test(levelWords) ? "composerMeterIs" : "composerMeterSays", levelWords);
 }
 
 /** How much a sentence gives away, in words first (the share is a part of the text's give-away). */
 function shareWords(share) {
-  if (share >= 0.25) return "gives a lot away";
-  if (share >= 0.1) return "gives some away";
-  return share > 0 ? "gives little away" : "gives nothing away";
+  if (share >= 0.25) return t("composerShareLot");
+  if (share >= 0.1) return t("composerShareSome");
+  return t(share > 0 ? "composerShareLittle" : "composerShareNothing");
 }
 
 // ---- the target field ----------------------------------------------------------------------------
@@ -73,17 +75,17 @@ function shareWords(share) {
 function targetPhrase() {
   const label = (params.get("label") ?? "").trim();
   const page = (params.get("page") ?? "").trim();
-  const field = label ? `“${label}”` : "the text box";
-  return page ? `${field} on ${page}` : field;
+  const field = label ? t("composerFieldLabel", label) : t("composerFieldBox");
+  return page ? t("composerFieldOnPage", field, page) : field;
 }
 
 /** Why Insert is off, or "" when it is on. */
 function insertBlocker() {
   if (tabId === null) {
-    return "Insert is off: this window was not opened from a text field. Right-click a field and choose “Write privately…”.";
+    return t("composerInsertNoField");
   }
-  if (tabClosed) return "Insert is off: the page this window writes into was closed. Your text is still here.";
-  if (!$("draft").value.trim()) return "Insert is off until there is text in the box.";
+  if (tabClosed) return t("composerInsertTabClosed");
+  if (!$("draft").value.trim()) return t("composerInsertEmpty");
   return "";
 }
 
@@ -99,7 +101,7 @@ function syncInsert() {
 function onDraftInput() {
   syncInsert();
   if (chosen && $("draft").value !== chosen.text) {
-    setText($("alt-status"), "The text has changed: these alternatives were for the text as it was.");
+    setText($("alt-status"), t("composerAltStale"));
     for (const button of $("alt-list").querySelectorAll("button")) button.disabled = true;
   }
   $("sentences").classList.toggle("stale", guided !== null && guided.text !== $("draft").value);
@@ -129,14 +131,16 @@ async function runGuide(seq, signal) {
     return;
   }
   try {
-    const report = await fantasma.runJob({ kind: "guide", text }, undefined, signal);
+    // the text of the last reply: a sentence changed since then gets reasons about what its new wording brought in
+    const request = guided && guided.text !== text ? { kind: "guide", text, previous: guided.text } : { kind: "guide", text };
+    const report = await fantasma.runJob(request, undefined, signal);
     if (seq !== guideSeq || text !== $("draft").value) return; // a stale reply: a newer request is coming
     guided = { text, report };
     renderGuide();
     document.body.dataset.guide = "done";
   } catch (error) {
     if (error?.code === "cancelled" || seq !== guideSeq) return;
-    setText($("guide-status"), `The meter cannot be shown: ${errorText(error)}`, true);
+    setText($("guide-status"), t("composerMeterError", errorText(error)), true);
     $("open-options").hidden = true;
     document.body.dataset.guide = "done";
   }
@@ -144,7 +148,7 @@ async function runGuide(seq, signal) {
 
 function showNoText() {
   guided = null;
-  setText($("meter"), "Type, and the meter says how likely the text is to be linked to you.");
+  setText($("meter"), t("composerMeterEmpty"));
   setText($("meter-figure"), "");
   $("meter-fill").style.width = "0";
   $("meter-fill").className = "";
@@ -158,7 +162,7 @@ function showNoText() {
 function renderGuide() {
   const { text, report } = guided;
   setText($("meter"), meterSentence(report.level_words));
-  setText($("meter-figure"), `score ${report.score.toFixed(2)} of 1`);
+  setText($("meter-figure"), t("composerScore", report.score.toFixed(2)));
   $("meter-fill").style.width = `${Math.round(Math.min(1, Math.max(0, report.score)) * 100)}%`;
   $("meter-fill").className = report.level;
   setText($("guide-status"), comparedWords(report));
@@ -175,21 +179,20 @@ function renderGuide() {
  * command, so in typicality mode the composer says where samples are added instead (the options page).
  */
 function comparedWords(report) {
-  const compared = report.compared_with ? `Compared with ${report.compared_with}.` : "";
+  const compared = report.compared_with ? t("composerComparedWith", report.compared_with) : "";
   if (report.mode !== "typicality") return compared;
   const why = /use_profile/.test(report.message ?? "")
-    ? "Your writing profile is off in the options."
-    : "Add samples of your own writing in the options to see how likely it is to be linked to you.";
+    ? t("composerProfileOff")
+    : t("composerAddSamples");
   return `${compared} ${why}`;
 }
 
 function sentenceLabel(text, sentence, index, rank) {
   const reasons = (sentence.reasons ?? []).join("; ");
-  const ranked = rank >= 0 ? `, number ${rank + 1} of what gives you away most` : "";
-  return (
-    `Sentence ${index + 1}${ranked}: ${shareWords(sentence.share)} (${percent(sentence.share)} of the give-away)` +
-    `${reasons ? `; ${reasons}` : ""}. Press Enter for other ways to say it. ${excerpt(text.slice(sentence.start, sentence.end))}`
-  );
+  const ranked = rank >= 0 ? t("composerRanked", rank + 1) : "";
+  const said = excerpt(text.slice(sentence.start, sentence.end));
+  const why = reasons ? `; ${reasons}` : "";
+  return t("composerSentenceLabel", index + 1, ranked, shareWords(sentence.share), percent(sentence.share), why, said);
 }
 
 /** The guided text, each sentence a focusable span shaded by its share (the top three also numbered). */
@@ -230,9 +233,9 @@ function renderTop(text, sentences, top) {
       const sentence = sentences[index];
       const button = el("button", { type: "button", className: "top-sentence", textContent: `“${excerpt(text.slice(sentence.start, sentence.end))}”` });
       button.dataset.index = String(index);
-      const why = [`${shareWords(sentence.share)}: ${percent(sentence.share)} of what gives you away`];
+      const why = [t("composerTopWhy", shareWords(sentence.share), percent(sentence.share))];
       if (sentence.reasons?.length) why.push(sentence.reasons.join("; "));
-      if (sentence.feeds?.length) why.push(`It shows ${sentence.feeds.join(", ")}`);
+      if (sentence.feeds?.length) why.push(t("composerFeeds", sentence.feeds.join(", ")));
       return el("li", {}, button, el("span", { className: "why", textContent: why.join(". ") }));
     }),
   );
@@ -261,11 +264,11 @@ async function chooseSentence(index) {
   setText($("alt-number"), String(index + 1));
   setText($("alt-original"), text.slice(sentence.start, sentence.end));
   $("alt-list").replaceChildren();
-  setText($("alt-status"), "Looking for other ways to say it…");
+  setText($("alt-status"), t("composerLooking", ""));
   $("alternatives").scrollIntoView({ block: "nearest" });
   const onProgress = (p) => {
     const pct = typeof p?.fraction === "number" ? ` ${Math.round(p.fraction * 100)}%` : "";
-    if (chosen === mine) setText($("alt-status"), `Looking for other ways to say it…${pct}`);
+    if (chosen === mine) setText($("alt-status"), t("composerLooking", pct));
   };
   try {
     const reply = await fantasma.runJob(
@@ -278,43 +281,43 @@ async function chooseSentence(index) {
     $("alternatives").scrollIntoView({ block: "nearest" });
   } catch (error) {
     if (chosen !== mine || error?.code === "cancelled") return;
-    setText($("alt-status"), `No alternatives: ${errorText(error)}`, true);
+    setText($("alt-status"), t("composerNoAlternatives", errorText(error)), true);
   }
 }
 
 /** "likely to be linked to you → possibly linked to you", or "still …, a little lower". */
 function effectWords(before, after) {
-  if (after.level !== before.level) return `Meter: ${before.level_words} → ${after.level_words}`;
-  const way = after.score < before.score ? "a little lower" : after.score > before.score ? "a little higher" : "unchanged";
-  return `Meter: still ${after.level_words}, ${way}`;
+  if (after.level !== before.level) return t("composerEffectLevel", before.level_words, after.level_words);
+  const way = t(after.score < before.score ? "composerLower" : after.score > before.score ? "composerHigher" : "composerUnchanged");
+  return t("composerEffectStill", after.level_words, way);
 }
 
 /** @param {string} reason why no model answered ("" when one did): then the alternatives are rule edits only */
 function renderAlternatives(choice, alternatives, reason) {
   const stale = $("draft").value !== choice.text;
   // The host's reason names paths and commands: the words say what it means, the tooltip the rest.
-  const only = reason ? " (Word-level edits only: no language model answered.)" : "";
+  const only = reason ? ` ${t("composerRulesOnly")}` : "";
   $("alt-status").title = reason;
   if (!alternatives.length) {
     setText(
       $("alt-status"),
-      `No other wording of this sentence both passed every check (meaning, fluency, your protected words) and lowered the meter. Edit it by hand in the box.${only}`,
+      t("composerNoWording", only),
     );
     return;
   }
   setText(
     $("alt-status"),
     stale
-      ? "The text has changed: these alternatives were for the text as it was."
-      : `${alternatives.length} other ${alternatives.length === 1 ? "way" : "ways"} to say it, each checked for meaning and fluency. Using one changes only this sentence.${only}`,
+      ? t("composerAltStale")
+      : t(alternatives.length === 1 ? "composerWaysOne" : "composerWaysMany", alternatives.length, only),
   );
   $("alt-list").replaceChildren(
     ...alternatives.map((alt, n) => {
       const sentence = alt.text.slice(alt.start, alt.end);
       const changes = (alt.changes ?? []).map((c) => `${c.from} → ${c.to}`).join(", ");
       const figure = el("span", { className: "figure", textContent: ` (${choice.before.score.toFixed(2)} → ${alt.score.toFixed(2)})` });
-      const use = el("button", { type: "button", className: "use-alternative", textContent: "Use this", disabled: stale });
-      use.setAttribute("aria-label", `Use alternative ${n + 1}: ${excerpt(sentence)}`);
+      const use = el("button", { type: "button", className: "use-alternative", textContent: t("composerUseThis"), disabled: stale });
+      use.setAttribute("aria-label", t("composerUseLabel", n + 1, excerpt(sentence)));
       use.addEventListener("click", () => acceptAlternative(choice, alt));
       return el(
         "li",
@@ -322,7 +325,7 @@ function renderAlternatives(choice, alternatives, reason) {
         el("span", { className: "alt-sentence", textContent: sentence }),
         " ",
         use,
-        el("span", { className: "effect" }, effectWords(choice.before, alt), figure, changes ? ` · changed: ${changes}` : ""),
+        el("span", { className: "effect" }, effectWords(choice.before, alt), figure, changes ? ` · ${t("composerChanges", changes)}` : ""),
       );
     }),
   );
@@ -335,19 +338,19 @@ function renderAlternatives(choice, alternatives, reason) {
 function acceptAlternative(choice, alt) {
   const draft = $("draft");
   if (draft.value !== choice.text) {
-    setText($("alt-status"), "The text has changed since: choose the sentence again.", true);
+    setText($("alt-status"), t("composerChangedSince"), true);
     return;
   }
   const sameAround =
     alt.text.slice(0, alt.start) === choice.text.slice(0, choice.start) &&
     alt.text.slice(alt.end) === choice.text.slice(choice.end);
   if (!sameAround) {
-    setText($("alt-status"), "That alternative changes more than its sentence, so it was not used.", true);
+    setText($("alt-status"), t("composerNotUsed"), true);
     return;
   }
   replaceInDraft(choice.start, choice.end, alt.text.slice(alt.start, alt.end));
   closeAlternatives(false);
-  setText($("status"), `Sentence ${choice.index + 1} replaced (Ctrl+Z in the box undoes it).`);
+  setText($("status"), t("composerReplaced", choice.index + 1));
   draft.setSelectionRange(choice.start + (alt.end - alt.start), choice.start + (alt.end - alt.start));
 }
 
@@ -388,14 +391,14 @@ function editByHand() {
 
 function progressText(progress) {
   const pct = typeof progress?.fraction === "number" ? ` ${Math.round(progress.fraction * 100)}%` : "";
-  return `Rewriting…${pct}`;
+  return t("composerRewriting", pct);
 }
 
 async function doRewrite() {
   const draft = $("draft").value;
   if (!draft.trim()) return;
   $("rewrite").disabled = true;
-  setText($("status"), "Rewriting…");
+  setText($("status"), t("composerRewriting", ""));
   try {
     const result = await fantasma.runJob({ kind: "rewrite", text: draft }, (p) => setText($("status"), progressText(p)));
     rewrite = { draft, text: result.text };
@@ -405,7 +408,7 @@ async function doRewrite() {
     // headline); the figures ("identifiability 0.82 → 0.41 · …", as the background words them) with Figures.
     $("rewrite-headline").textContent = result.summary?.headline ?? "";
     $("identifiability").textContent = result.identifiability?.text ?? "";
-    setText($("status"), "The rewrite is below; “Put this rewrite in the box” makes it the text Insert puts in.");
+    setText($("status"), t("composerRewriteBelow"));
   } catch (error) {
     rewrite = null;
     setText($("status"), errorText(error), true);
@@ -420,7 +423,7 @@ function useRewrite() {
   replaceInDraft(0, $("draft").value.length, rewrite.text);
   rewrite = { ...rewrite, draft: rewrite.text };
   $("result").hidden = true;
-  setText($("status"), "The rewrite is in the box (Ctrl+Z in the box undoes it).");
+  setText($("status"), t("composerRewriteInBox"));
 }
 
 // ---- insert ----------------------------------------------------------------------------------------
@@ -432,7 +435,7 @@ async function doInsert() {
   syncInsert();
   try {
     const reply = await api.tabs.sendMessage(tabId, { kind: "compose-insert", text }, { frameId });
-    if (!reply?.ok) throw reply?.error ?? { message: "The page did not answer: is its tab still open?" };
+    if (!reply?.ok) throw reply?.error ?? { message: t("composerPageSilent") };
     stopGuide();
     window.close();
   } catch (error) {
@@ -473,12 +476,12 @@ function onSentenceKey(event) {
 function init() {
   if (tabId === null) {
     $("privacy").textContent =
-      "What you type here stays in this window: no site sees it. This window was not opened from a text field, so it has nowhere to insert your text.";
+      t("composerPrivacyNoField");
   } else {
     $("target").textContent = targetPhrase();
-    document.title = `Fantasma: write privately for ${targetPhrase()}`;
+    document.title = t("composerTitle", targetPhrase());
   }
-  $("insert").textContent = "Insert this text";
+  $("insert").textContent = t("composerInsert");
   $("draft").addEventListener("input", onDraftInput);
   for (const list of [$("sentences"), $("top")]) {
     list.addEventListener("click", (event) => {

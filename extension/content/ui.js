@@ -559,6 +559,9 @@ function sentenceShares(text, identifiability) {
 }
 
 const percent = (share) => `${Math.round(share * 100)}%`;
+/** One sentence holds every share: "100% of what identifies this text" would say it is all that does
+ * (the habits, and the sentences that add nothing, identify it too). */
+const alone = (sentences) => sentences.filter((s) => s.share > 0).length === 1;
 
 /**
  * The marked text: each sentence shaded by its share of what identifies the text (read-only: the
@@ -583,7 +586,7 @@ function shadedText(doc, text, marks, sentences) {
       holder = body;
       if (sentence) {
         const n = sentences.indexOf(sentence) + 1;
-        const words = fantasma.t("sentenceShare", n, percent(sentence.share));
+        const words = alone(sentences) ? fantasma.t("sentenceOnly", n) : fantasma.t("sentenceShare", n, percent(sentence.share));
         holder = el(doc, "span", { className: "sentence", title: words });
         holder.dataset.share = sentence.share.toFixed(3);
         holder.style.background = `rgba(214, 69, 65, ${(0.08 + 0.37 * (sentence.share / most)).toFixed(3)})`;
@@ -613,7 +616,7 @@ function topSentences(doc, text, sentences) {
   };
   const list = el(doc, "ul", { className: "top" }); // not numbered: the numbers are the habits'
   for (const s of top) {
-    list.append(el(doc, "li", {}, [quote(s), " — ", el(doc, "span", { className: "share", textContent: fantasma.t("shareOfText", percent(s.share)) })]));
+    list.append(el(doc, "li", {}, [quote(s), " — ", el(doc, "span", { className: "share", textContent: alone(sentences) ? fantasma.t("shareOnly") : fantasma.t("shareOfText", percent(s.share)) })]));
   }
   return [el(doc, "p", {}, [el(doc, "b", { textContent: fantasma.t("topSentences") })]), list];
 }

@@ -20,7 +20,7 @@ function showStatus(status) {
     case "connected": {
       $("status-text").textContent = t("statusConnected");
       const hello = status.hello;
-      if (hello) detail.textContent = [`host ${hello.version}`, modelName(model), describeModel(model)].filter(Boolean).join(" · ");
+      if (hello) detail.textContent = [`host ${hello.version}`, modelLine(model)].filter(Boolean).join("\n");
       break;
     }
     case "model_loading":
@@ -46,6 +46,13 @@ function modelName(model) {
   return `model ${model.name}${model.embedded ? " (embedded)" : kind}${fallback}`;
 }
 
+/** The model's line: its name and state; no name when none is installed (a name beside "no language
+ * model" read as a contradiction). */
+function modelLine(model) {
+  if (model.state === "not_installed") return t("popupModelNotInstalled");
+  return [modelName(model), describeModel(model)].filter(Boolean).join(" · ");
+}
+
 /** hello.model is the rewrite package's model_status() (PROTOCOL.md, `hello`). */
 function describeModel(model) {
   switch (model.state) {
@@ -55,8 +62,6 @@ function describeModel(model) {
       return "model loading…";
     case "available":
       return "the model loads on first use";
-    case "not_installed":
-      return "no language model (run `fantasma setup`); rewriting is rule-based";
     case "error":
       return `model unusable (${model.reason ?? "unknown error"}); rewriting is rule-based`;
     default:

@@ -150,9 +150,13 @@ def guide(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     from native_host.style.guide import guide as guide_report
 
     text = schema.text(params)
+    previous = params.get("previous")  # the text as it was: a changed sentence's reasons say what is new
+    if previous is not None and not isinstance(previous, str):
+        raise schema.invalid("params.previous must be a string")
     ident = _guide_identifiability(params)
+    terms = tuple(_settings()["protected_terms"])
     ctx.progress("guide", None, "")
-    return guide_report(ident, text, _guide_cache()).to_json()
+    return guide_report(ident, text, _guide_cache(), previous=previous, terms=terms).to_json()
 
 
 def guide_alternatives(params: dict[str, Any], ctx: Context) -> dict[str, Any]:

@@ -17,8 +17,9 @@ from counts deltas:
   0.41 / 0.38 / 0.24 by contribution, 0.49 / 0.38 / 0.26 by weight; docs/results.md);
 * its `share` is max(weight, 0) over the sum of the positive weights: the shares of the sentences
   that give the writer away sum to 1; `top` names the (up to) 3 of most weight;
-* its `reasons`: the words and marks of the sentence whose removal lowers a family's value most
-  (each word's own counts delta, scored like a sentence), said per family in plain words.
+* its `reasons`: per family it feeds, the words and marks of the sentence whose removal lowers the family
+  most (each token's own counts delta, scored like a sentence), said by style/reasons.py as style choices
+  a writer can act on, never a name, a number or a word of the subject (issue 43).
 
 Incremental: a `GuideCache` keeps each sentence's counts delta and its words' deltas, keyed by the
 sentence and the characters around it, so a call after a keystroke recounts only the sentence typed in
@@ -36,33 +37,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from native_host import wording
-from native_host.style import linkability
+from native_host.style import linkability, reasons
 from native_host.style.counting import PUNCTUATION, CountsDelta, edit_delta
 from native_host.style.identify import FAMILIES, Identifiability, TextState, sigmoid
 from native_host.style.sentences import sentence_spans
 
 TOP_SENTENCES = 3  # the sentences the guide names first
-MAX_REASONS = 2  # per sentence: one per family it feeds most
-WORDS_PER_REASON = 2  # words or marks quoted in one reason
+MAX_REASONS = reasons.MAX_REASONS  # per sentence (style/reasons.py says them)
 MIN_REASON_Z = 1e-3  # a word whose removal moves a family by less than this (in z) is no reason
 
 ATTACKER_WORDS = wording.ATTACKER_WORDS  # each family in words (no family code reaches a reply)
-MARK_NAMES = {
-    ".": "full stops",
-    ",": "commas",
-    ";": "semicolons",
-    ":": "colons",
-    "!": "exclamation marks",
-    "?": "question marks",
-    "'": "apostrophes",
-    '"': "double quotes",
-    "(": "brackets",
-    ")": "brackets",
-    "-": "hyphens",
-    "—": "dashes",
-    "–": "dashes",
-    "…": "ellipses",
-}
 _WORD = re.compile(r"[a-zà-ÿ]+(?:'[a-z]+)?")
 _MARKS = frozenset(PUNCTUATION)
 _MARGIN = 32  # characters kept either side of a cached sentence (a counts delta reads 2 and the word)
@@ -129,7 +113,7 @@ class _SentenceParts:
     end: int
     removal: CountsDelta
     _tokens: list[tuple[str, CountsDelta]] | None = None
-    reasons: dict[tuple[int, str, tuple[str, ...]], list[str]] = field(default_factory=dict)
+    reasons: dict[tuple[int, str, tuple[str, ...]], dict[str, list[str]]] = field(default_factory=dict)
 
     @property
     def tokens(self) -> list[tuple[str, CountsDelta]]:
@@ -164,9 +148,21 @@ class GuideCache:
         return made
 
 
-def guide(ident: Identifiability, text: str, cache: GuideCache | None = None) -> GuideReport:
-    """The per-sentence give-away of `text` against `ident` (profile or typicality)."""
+def guide(
+    ident: Identifiability,
+    text: str,
+    cache: GuideCache | None = None,
+    *,
+    previous: str | None = None,
+    terms: Sequence[str] = (),
+) -> GuideReport:
+    """The per-sentence give-away of `text` against `ident` (profile or typicality). `previous`: the text
+    as it was (a changed sentence's reasons then say what its new wording brought in); `terms`: the
+    user's protected terms (never named in a reason, as names, numbers and the subject are not)."""
     cache = cache if cache is not None else GuideCache()
+    said = _Said(
+        reasons.keep_words(text, terms), reasons.text_figures(text), reasons.writers_figures(ident.population)
+    )
     state = ident.state(text)
     zs = state.zs()
     probs = {f: sigmoid(z) for f, z in zs.items()}
@@ -202,7 +198,9 @@ def guide(ident: Identifiability, text: str, cache: GuideCache | None = None) ->
                 share=max(0.0, weight) / positive if positive > 0 else 0.0,
                 families=fam,
                 feeds=[ATTACKER_WORDS[f] for f in fed],
-                reasons=_cached_reasons(ident, state, zs, parts, fed) if weight > 0 else [],
+                reasons=_said(_cached_ranking(ident, state, zs, parts, fed), fed, text, s, e, said, previous)
+                if weight > 0
+                else [],
             )
         )
     ranked = sorted((i for i, x in enumerate(sentences) if x.weight > 0), key=lambda i: -sentences[i].weight)
@@ -223,13 +221,13 @@ def guide(ident: Identifiability, text: str, cache: GuideCache | None = None) ->
 def compared_with(ident: Identifiability) -> str:
     """What the score compares the text with, in words."""
     if ident.mode != "profile":
-        why = " (no samples yet)" if "no writing samples" in ident.message else ""
-        return "writers in general" + why
+        why = wording.GUIDE_NO_SAMPLES_YET if "no writing samples" in ident.message else ""
+        return wording.WRITERS + why
     n = ident.samples
-    out = f"your {n} writing sample{'s' if n != 1 else ''}" if n else "your writing samples"
+    out = wording.GUIDE_SAMPLES[min(n, 2)].format(n=n)
     k = len(ident.rivals)
     if k:
-        out += f" and {k} {'people' if k != 1 else 'person'} you named"
+        out += wording.GUIDE_AND_NAMED.format(k=k, people=wording.PEOPLE if k != 1 else wording.PERSON)
     return out
 
 
@@ -304,25 +302,43 @@ def _fed(scaled: dict[str, float]) -> list[str]:
     return sorted((f for f in FAMILIES if scaled.get(f, 0.0) > 0), key=lambda f: -scaled[f])
 
 
-def _cached_reasons(
-    ident: Identifiability, state: TextState, zs: dict[str, float], parts: _SentenceParts, fed: list[str]
+@dataclass(frozen=True)
+class _Said:
+    """What a reason reads of the whole text, once per call (style/reasons.py)."""
+
+    keep: reasons.Keep
+    figures: reasons.TextFigures
+    writers: reasons.Writers
+
+
+def _said(
+    ranked: dict[str, list[str]], fed: list[str], text: str, s: int, e: int, said: _Said, previous: str | None
 ) -> list[str]:
-    """The sentence's reasons, read again only when it, the model or the families it feeds change: a
-    word typed elsewhere moves its words' weight a little, not which of them give most away (and a
-    keystroke then costs the families' values, not one evaluation per word of the text)."""
+    """The sentence's reasons in words (style/reasons.py), from its cached ranking and this text's figures."""
+    sentence = text[s:e]
+    new = reasons.brought_in(sentence, previous)
+    return reasons.explain(ranked, fed, sentence, said.keep, said.figures, said.writers, new)
+
+
+def _cached_ranking(
+    ident: Identifiability, state: TextState, zs: dict[str, float], parts: _SentenceParts, fed: list[str]
+) -> dict[str, list[str]]:
+    """The sentence's tokens ranked per family, read again only when it, the model or the families it
+    feeds change: a word typed elsewhere moves its words' weight a little, not which of them give most
+    away (and a keystroke then costs the families' values, not one evaluation per word of the text)."""
     key = (id(ident.models), ident.mode, tuple(fed))
     if key not in parts.reasons:
-        parts.reasons[key] = _reasons(state, zs, parts, fed, ident.mode)
+        parts.reasons[key] = _ranking(state, zs, parts, fed)
     return parts.reasons[key]
 
 
-def _reasons(
-    state: TextState, zs: dict[str, float], parts: _SentenceParts, fed: Sequence[str], mode: str
-) -> list[str]:
-    """Per family the sentence feeds (most first), the words or marks whose removal lowers that
-    family's z most, in a sentence a writer can act on."""
+def _ranking(
+    state: TextState, zs: dict[str, float], parts: _SentenceParts, fed: Sequence[str]
+) -> dict[str, list[str]]:
+    """Per family the sentence feeds, its words and marks by how much their removal lowers that family's
+    z, most first (those that move it less than MIN_REASON_Z left out)."""
     if not fed:
-        return []
+        return {}
     drops: dict[str, list[tuple[float, str]]] = {f: [] for f in fed}
     for token, delta in parts.tokens:
         without = state.zs_with(delta)
@@ -330,30 +346,4 @@ def _reasons(
             d = zs[f] - without[f]
             if d > MIN_REASON_Z:
                 drops[f].append((d, token))
-    out: list[str] = []
-    for f in fed:
-        ranked = [t for _, t in sorted(drops[f], key=lambda x: (-x[0], x[1]))]
-        if f != "function_words":  # letter patterns and word choice are about words, not marks
-            ranked = [t for t in ranked if t not in _MARKS]
-        if ranked:
-            out.append(_reason(f, ranked[:WORDS_PER_REASON], mode))
-        if len(out) >= MAX_REASONS:
-            break
-    return out
-
-
-def _quoted(tokens: Sequence[str]) -> str:
-    said = [MARK_NAMES.get(t, t) if t in _MARKS else f"'{t}'" for t in tokens]
-    said = list(dict.fromkeys(said))  # "(" and ")" are both brackets
-    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-
-
-def _reason(family: str, tokens: Sequence[str], mode: str) -> str:
-    said = _quoted(tokens)
-    if mode == "profile":  # the contrasts are you against the writers nearest you
-        rare = "more typical of you than of writers like you"
-    else:
-        rare = "rare among writers in general"
-    if family == "char3":
-        return f"the spelling of {said}: letter patterns {rare}"
-    return f"{said}: {rare}"
+    return {f: [t for _, t in sorted(drops[f], key=lambda x: (-x[0], x[1]))] for f in fed}

@@ -11,13 +11,14 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from native_host.style.analyze import observe
 from native_host.style.document import Document
 from native_host.style.families import PRIORITY
 from native_host.style.model import Edit, Target
 from native_host.style.protect import term_spans
+from native_host.style.sentences import never_ends
 
 MAX_PASSES = 12  # full and windowed passes together; real text settles in 2-4
 _PARAGRAPH_BREAK = re.compile(r"(?=\n\n)")  # every start of "\n\n", overlapping ones included
@@ -71,6 +72,8 @@ def neutralize(
         dirty = _new_ranges(edits)
         full = False
     check()
+    pieces = _sentence_cased(text, pieces)
+    current = "".join(p.text for p in pieces)
     final_edits = [
         Edit(p.ostart, p.oend, text[p.ostart : p.oend], p.text, p.family, p.marker)
         for p in pieces
@@ -175,6 +178,45 @@ def proposed_edits(
             continue
         taken.append(Edit(start, end, doc.text[start:end], replacement, obs.family, obs.marker))
     return _merged(chosen, taken)
+
+
+_OPENING_MARKS = " \t\"'“‘(["  # what may stand between a sentence end and the next sentence's first word
+_CLOSING_MARKS = "\"'”’)]"
+_LOOK_BACK = 64
+
+
+def _sentence_cased(original: str, pieces: list[_Piece]) -> list[_Piece]:
+    """A replacement put in at a sentence start begins with a capital ("… gorgeous! tbh I'd" -> "…
+    gorgeous! To be honest I'd"), whatever the case of the word it replaced: the rest of the sentence
+    is written for a capital there. Read in the final text, as what stood between it and the sentence
+    end may have gone in another edit (":)" removed)."""
+    out: list[_Piece] = []
+    before = ""  # the last _LOOK_BACK characters of the text so far
+    at = 0
+    for p in pieces:
+        word = p.changed and p.text[:1].islower() and original[p.ostart : p.oend][:1].isalpha()
+        if word and opens_sentence(before, at):
+            p = replace(p, text=p.text[0].upper() + p.text[1:])
+        out.append(p)
+        at += len(p.text)
+        before = (before + p.text)[-_LOOK_BACK:]
+    return out
+
+
+def opens_sentence(before: str, at: int) -> bool:
+    """Whether a word right after `before` (the end of the text up to it, which starts at offset `at` -
+    len(before)) begins a sentence: the text's start, a line's, or after ". ", "! ", "? " (closing
+    quotes allowed, opening ones after), not after an abbreviation ("e.g. "). After "…" the ellipsis
+    rule decides whether the sentence goes on."""
+    head = before.rstrip(_OPENING_MARKS)
+    if not head:
+        return at <= len(before)  # only spaces and quotes before it: the text's start
+    if head.endswith("\n"):
+        return True
+    ended = head.rstrip(_CLOSING_MARKS)
+    spaced = any(c in " \t" for c in before[len(head) :])
+    last = ended.rsplit(None, 1)[-1] if ended.strip() else ""
+    return spaced and ended.endswith((".", "!", "?")) and not never_ends(last)
 
 
 def _merged(a: list[Edit], b: list[Edit]) -> list[Edit]:

@@ -34,6 +34,12 @@ def test_popup_shows_connected_host(browser: Browser, artifacts: Path) -> None:
     page.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html")
     expect(page.locator("#status")).to_have_attribute("data-state", "connected", timeout=15_000)
     expect(page.locator("#status-detail")).to_contain_text("host 0.1.0")
+    # No model installed here: the popup says so on a line of its own, without naming a model beside it.
+    detail = page.locator("#status-detail").inner_text()
+    assert detail.splitlines()[0] == "host 0.1.0", detail
+    assert (
+        "No language model is installed" in detail and "(embedded)" not in detail and " · " not in detail
+    ), detail
     expect(page.locator("#auto-global")).not_to_be_checked()  # auto-rewrite is off by default
     page.screenshot(path=str(artifacts / "popup.png"))
     page.close()

@@ -106,6 +106,12 @@ def test_guide_scores_relate_to_the_score_and_the_writers_own_habits_rank_first(
     assert top["contribution"] == pytest.approx(reply["score"] - rest, abs=2e-3)
     assert top["share"] > 0.5 and top["reasons"], top
     assert any("upon" in r or "ought" in r for r in top["reasons"]), top["reasons"]
+    # With the text as it was (`previous`), the changed sentence's reasons say what its new wording brought in.
+    was = " ".join([*PLAIN[:3], *PLAIN[3:]])
+    again = host.result("guide", {"text": text, "previous": was}, timeout=60)
+    assert again["sentences"][again["top"][0]]["reasons"][0].startswith("your new wording brought in '"), (
+        again
+    )
 
     # A sentence typed in: the reply is for the new text (the host's cache keeps only counts).
     longer = text + " Then we went home."
@@ -132,7 +138,12 @@ def test_bad_spans_and_params_get_a_clear_error(host):
         assert reply["error"]["code"] == ErrorCode.invalid_params and words in reply["error"]["message"], (
             reply
         )
-    for params in ({"text": 3}, {"text": ""}, {"text": "x", "use_profile": "yes"}):
+    for params in (
+        {"text": 3},
+        {"text": ""},
+        {"text": "x", "use_profile": "yes"},
+        {"text": "x", "previous": 3},
+    ):
         reply = host.request("guide", params)
         assert reply["type"] == "error" and reply["error"]["code"] == ErrorCode.invalid_params, reply
 

@@ -18,7 +18,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "forum_post.txt"
         ("The Colour of the Centre", "The Color of the Center"),
         ("I LOVE the CENTRE", "I love the center"),
         ("“Quoted” and it’s", '"Quoted" and it\'s'),
-        ("tbh u r right lol", "to be honest you are right"),
+        ("tbh u r right lol", "To be honest you are right"),
         ("Tbh, idk.", "To be honest, I don't know."),
         ("so good 😂😂 really :-)", "so good really"),
         ("Wow!! Really?!", "Wow! Really?"),
@@ -96,3 +96,32 @@ def test_numbers_keep_their_values() -> None:
     new_text, _ = neutralize(text)
     for value in ("1,200", "3.450,50", "6", "29/11/2026", "14:30"):
         assert value in new_text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the summary card's defect: "… SO gorgeous! to be honest I'd ship it"
+        ("It is SO gorgeous!!! tbh I'd ship it tmrw", "It is SO gorgeous! To be honest I'd ship it tmrw"),
+        ("tbh I'd ship it.", "To be honest I'd ship it."),
+        ("Great. imo it works.", "Great. In my opinion it works."),
+        ("Fine.\ntbh yes", "Fine.\nTo be honest yes"),
+        ('It works." tbh yes', 'It works." To be honest yes'),
+        # not a sentence start: inside a sentence, after an abbreviation, inside a quotation
+        ("I think tbh it works", "I think to be honest it works"),
+        ("e.g. tbh it works", "e.g. to be honest it works"),
+        ('He said "tbh no" and left', 'He said "to be honest no" and left'),
+    ],
+)
+def test_a_replaced_span_at_a_sentence_start_is_capitalised(text: str, expected: str) -> None:
+    out, edits = neutralize(text)
+    assert out == expected
+    assert apply_edits(text, edits) == out and neutralize(out)[0] == out
+
+
+def test_a_replacement_opens_its_sentence_with_a_capital_when_another_edit_cleared_the_way() -> None:
+    """The summary card's text: ":)" and "!!!" are edited in the same pass as "tbh"."""
+    text = "OMG the colour of the new logo is SO gorgeous!!! :) tbh I'd ship it tmrw, innit... Cheers, mate."
+    out, edits = neutralize(text)
+    assert "gorgeous! To be honest I'd ship it" in out, out
+    assert apply_edits(text, edits) == out

@@ -88,7 +88,7 @@ def test_cheers_mate_inside_the_body_is_not_a_signoff(text: str) -> None:
         ("All the ppl people came.", "All the people came."),
         ("I'm gonna going to be late.", "I'm going to be late."),
         # two slang terms that say the same thing: one is spelled out, the other goes
-        ("tbh ngl it is fine.", "to be honest it is fine."),
+        ("tbh ngl it is fine.", "To be honest it is fine."),
         ("I think imo it is fine.", "I think it is fine."),
     ],
 )
@@ -99,7 +99,7 @@ def test_slang_expansion_never_doubles_what_is_next_to_it(text: str, expected: s
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("tbh it is honest work.", "to be honest it is honest work."),
+        ("tbh it is honest work.", "To be honest it is honest work."),
         ("Honestly. Tbh, it is fine.", "Honestly. To be honest, it is fine."),
         ("I said it, imo it is fine.", "I said it, in my opinion it is fine."),
     ],

@@ -1,0 +1,298 @@
+"""The guide's reasons in words a writer can act on (issue 43).
+
+    keep_words(text, terms=()) -> Keep          what the writer must keep: names, numbers, the subject's words
+    text_figures(text) -> TextFigures           the text's word and mark counts and sentence lengths
+    writers_figures(population) -> Writers      the same rates for writers in general
+    explain(ranked, fed, ...) -> list[str]      a sentence's reasons, from the surrogate's ranked tokens
+
+guide.py ranks, per attacker family a sentence feeds, the words and marks whose removal lowers that family
+most (the surrogate's own maths). This module turns that ranking into reasons that name a style choice
+with a direction, and never what the writer must keep:
+
+* a **name**: a word written with a capital inside a sentence anywhere in the text, or only ever with
+  one; a word of a protected span (URL, address, handle, tag, number) or of the user's protected terms;
+* a **number word**: `data/number_words.txt` ("million", "percent", "twenty", "third");
+* who the text is about: a personal pronoun (`data/personal_pronouns.txt`: "I" in a first-person story,
+  "we" in a speech), kept like the subject;
+* a **subject word**: a content word (not a small word: the function-word lists and `connectives.tsv`)
+  that the text repeats (its stem occurs twice or more: "oil", "oils") or that few writers use outside
+  its topic (known to wordfreq, Zipf below SUBJECT_ZIPF: "petroleum", "railroads"). A content word is
+  never named at all: rewording the words that carry the subject changes what is said.
+
+What a reason may name: a small word or connective the text uses more than writers in general (with what
+else people write, `connectives.tsv`, or "use it less"); a punctuation mark the text uses more than they
+do (its rate against theirs); short sentences (full stops) or a long sentence (commas). When what a
+family reads most in the sentence is what the writer keeps, the reason says so instead of naming words.
+With the text as it was before (`brought_in`), a changed sentence's reason points at what the new
+wording brought in first. The words themselves are in native_host/wording.py.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from native_host import wording
+from native_host.style import data
+from native_host.style.counting import PUNCTUATION, function_words, words
+from native_host.style.protect import protected_spans, term_spans
+from native_host.style.sentences import sentence_spans
+
+SUBJECT_ZIPF = 4.5  # a content word rarer than this (fewer than ~30 per million words) comes with its topic
+LOOK_AT = 8  # tokens of a family's ranking read for a reason (past these, removal moves the family little)
+SUBJECT_HEAD = 3  # when most of a family's first tokens are kept words, the subject is the reason
+MAX_REASONS = 2
+LONG_SENTENCE = 1.5  # a sentence this many times the writers' mean length is long
+MARKS = frozenset(PUNCTUATION)
+_CAPITALISED = re.compile(r"[A-ZÀ-Þ][a-zà-ÿ]*(?:'[a-z]+)?|[A-ZÀ-Þ]{2,}")
+_OPENERS = "\"'“‘([ \t*-"  # what may come before a sentence's first word
+_SUFFIXES = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ing", ""), ("ly", ""))
+
+
+@cache
+def small_words() -> frozenset[str]:
+    """Function words and connectives: the words a reason may name."""
+    return data.words("function_words.txt") | frozenset(function_words()) | frozenset(connectives())
+
+
+@cache
+def connectives() -> dict[str, str]:
+    """word -> what else people write (`data/connectives.tsv`)."""
+    return {row[0]: row[1] for row in data.tsv("connectives.tsv") if len(row) >= 2}
+
+
+def is_small(word: str) -> bool:
+    return word in small_words() or word.split("'")[0] in small_words()
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough to see that a text repeats a word ("oil"/"oils", "railroad"/"railroads")."""
+    w = word.split("'")[0]
+    for suffix, instead in _SUFFIXES:
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            return w[: -len(suffix)] + instead
+    return w
+
+
+@dataclass(frozen=True)
+class Keep:
+    """The words of a text a reason must not name (all lower case)."""
+
+    names: frozenset[str]
+    numbers: frozenset[str]
+    subject: frozenset[str]
+    people: frozenset[str] = frozenset()  # personal pronouns: who the text is about, never named either
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.names or word in self.numbers or word in self.subject or word in self.people
+
+    def must_keep(self, word: str) -> bool:
+        """A name, a number word or a subject word (issue 43's three)."""
+        return word in self.names or word in self.numbers or word in self.subject
+
+
+def keep_words(text: str, terms: Sequence[str] = ()) -> Keep:
+    """The names, number words and subject words of `text` (module docstring); `terms`: the user's
+    protected terms, kept as names."""
+    starts = [s for s, _ in sentence_spans(text)]
+    capital_inside: set[str] = set()
+    lower_seen: set[str] = set()
+    for m in re.finditer(r"[A-Za-zÀ-ÿ]+(?:'[A-Za-z]+)?", text):
+        token = m.group(0)
+        low = token.lower()
+        if not token[0].isupper():
+            lower_seen.add(low)
+            continue
+        i = bisect.bisect_right(starts, m.start()) - 1
+        opening = i >= 0 and not text[starts[i] : m.start()].strip(_OPENERS)
+        if not opening or (len(token) > 1 and token.isupper()):  # inside a sentence, or an acronym
+            capital_inside.add(low)
+    all_words = words(text)
+    capital_only = {w for w in set(all_words) - lower_seen if not is_small(w)}
+    names = {w for w in capital_inside if not is_small(w)} | capital_only  # "Should" after a colon is no name
+    for s, e, _ in [*protected_spans(text), *term_spans(text, terms)]:
+        names.update(words(text[s:e]))
+    numbers = {w for w in all_words if w in data.words("number_words.txt")}
+    people = {w for w in all_words if w in data.words("personal_pronouns.txt")}
+    stems = Counter(stem(w) for w in all_words if not is_small(w))
+    subject = {
+        w
+        for w in all_words
+        if not is_small(w)
+        and w not in numbers
+        and len(w) >= 3
+        and (stems[stem(w)] >= 2 or 0.0 < data.zipf(w) < SUBJECT_ZIPF)
+    }
+    return Keep(frozenset(names - {"i"}), frozenset(numbers), frozenset(subject), frozenset(people))
+
+
+@dataclass(frozen=True)
+class TextFigures:
+    """What a reason quotes about the whole text: its words and marks, and its sentences' lengths."""
+
+    n_words: int
+    words: Counter[str]
+    marks: Counter[str]
+    mean_sentence: float
+
+
+def text_figures(text: str) -> TextFigures:
+    counted = Counter(words(text))
+    lengths = [len(words(text[s:e])) for s, e in sentence_spans(text)]
+    lengths = [n for n in lengths if n]
+    mean = sum(lengths) / len(lengths) if lengths else 0.0
+    return TextFigures(sum(counted.values()), counted, Counter(ch for ch in text if ch in MARKS), mean)
+
+
+@dataclass(frozen=True)
+class Writers:
+    """Writers in general: marks per 100 words (the mean over the population's chunks), their mean
+    sentence length (data/baseline.json), and a word's rate per 1,000 words (baseline, else wordfreq)."""
+
+    marks: Mapping[str, float]
+    mean_sentence: float
+
+    def word_rate(self, word: str) -> float:
+        row = data.json_table("baseline.json")["stats"]["function_words"].get(word)
+        return float(row["per_1k"]) if row else data.frequency(word) * 1000.0
+
+
+_writers: dict[str, Writers] = {}
+
+
+def writers_figures(population: object | None) -> Writers:
+    """`population` (style/population.py's Population) or None (then only the baseline's figures)."""
+    digest = str(getattr(population, "digest", ""))
+    found = _writers.get(digest)
+    if found is not None:
+        return found
+    marks: dict[str, float] = {}
+    n_words = getattr(population, "n_words", None)
+    punct = getattr(population, "punct", None)
+    if n_words is not None and punct is not None and len(n_words):
+        per = punct / n_words.clip(min=1)[:, None] * 100.0
+        marks = {p: float(per[:, i].mean()) for i, p in enumerate(PUNCTUATION)}
+    mean = float(data.json_table("baseline.json")["stats"]["sentence_length"]["mean"])
+    made = Writers(marks, mean)
+    _writers[digest] = made
+    return made
+
+
+def _rate(value: float) -> str:
+    return f"{value:.2g}" if value < 1 else f"{value:.1f}" if value < 10 else f"{value:.0f}"
+
+
+def _times(n: int) -> str:
+    once, twice, more = wording.TIMES
+    return once if n == 1 else twice if n == 2 else more.format(n=n)
+
+
+def _word_reason(word: str, keep: Keep, figures: TextFigures, writers: Writers) -> str | None:
+    if not figures.n_words:
+        return None
+    count = figures.words.get(word, 0)
+    yours = count / figures.n_words * 1000.0
+    theirs = writers.word_rate(word)
+    if count == 0 or yours <= theirs:  # no direction to give: the text does not use it more than they do
+        return None
+    other = connectives().get(word)
+    if other and any(w in keep for w in other.split()):
+        other = None
+    instead = wording.REASON_INSTEAD.format(other=other) if other else wording.REASON_FEWER
+    return wording.REASON_WORD.format(
+        word=word,
+        times=_times(count),
+        writers=wording.WRITERS,
+        yours=_rate(yours),
+        theirs=_rate(theirs),
+        instead=instead,
+    )
+
+
+def _mark_reason(mark: str, sentence_words: int, figures: TextFigures, writers: Writers) -> str | None:
+    if mark == ".":  # full stops are sentence length
+        if 0 < figures.mean_sentence < writers.mean_sentence:
+            return wording.REASON_SHORT.format(
+                yours=f"{figures.mean_sentence:.0f}",
+                writers=wording.WRITERS,
+                theirs=f"{writers.mean_sentence:.0f}",
+            )
+        return None
+    if mark == "," and sentence_words > LONG_SENTENCE * writers.mean_sentence:
+        return wording.REASON_LONG.format(
+            yours=sentence_words, writers=wording.WRITERS, theirs=f"{writers.mean_sentence:.0f}"
+        )
+    theirs = writers.marks.get(mark)
+    if theirs is None or not figures.n_words:
+        return None
+    yours = figures.marks.get(mark, 0) / figures.n_words * 100.0
+    if yours <= theirs:
+        return None
+    return wording.REASON_MARK.format(
+        marks=wording.MARK_WORDS.get(mark, mark),
+        yours=f"{yours:.1f}",
+        theirs=f"{theirs:.1f}",
+        writers=wording.WRITERS,
+    )
+
+
+def explain(
+    ranked: Mapping[str, Sequence[str]],
+    fed: Sequence[str],
+    sentence: str,
+    keep: Keep,
+    figures: TextFigures,
+    writers: Writers,
+    brought_in: Iterable[str] = (),
+) -> list[str]:
+    """Up to MAX_REASONS reasons for one sentence: per family it feeds (most first), its ranked tokens
+    (most give-away first; marks only for the punctuation-and-small-words family) read as style choices.
+    `brought_in`: tokens the sentence's new wording added (then those are said first, as new)."""
+    new = frozenset(brought_in)
+    n_words = len(words(sentence))
+    out: list[str] = []
+    said: set[str] = set()
+    subject = False
+    for family in fed:
+        tokens = [t for t in ranked.get(family, ()) if family == "function_words" or t not in MARKS][:LOOK_AT]
+        head = [t for t in tokens if t not in MARKS][:SUBJECT_HEAD]
+        if head and sum(t in keep for t in head) * 2 > len(head):
+            subject = True
+        if new:  # what the new wording brought in first, in the family's order
+            tokens = [t for t in tokens if t in new] + [t for t in tokens if t not in new]
+        for token in tokens:
+            if token in said or token in keep:
+                continue
+            if token in MARKS:
+                reason = _mark_reason(token, n_words, figures, writers)
+            elif is_small(token):
+                reason = _word_reason(token, keep, figures, writers)
+            else:
+                reason = None  # a content word: never named (changing it changes what is said)
+            if reason is None:
+                continue
+            said.add(token)
+            if token in new:
+                reason = wording.REASON_NEW.format(reason=reason)
+            if reason not in out:
+                out.append(reason)
+            break
+        if len(out) >= MAX_REASONS:
+            break
+    if subject and len(out) < MAX_REASONS:
+        out.append(wording.REASON_SUBJECT)
+    return out[:MAX_REASONS]
+
+
+def brought_in(sentence: str, previous: str | None) -> frozenset[str]:
+    """The words and marks of `sentence` that the text as it was (`previous`) did not hold, when the
+    sentence itself is new there (empty when there is nothing to compare with or it is unchanged)."""
+    if previous is None or sentence in previous:
+        return frozenset()
+    before = set(words(previous)) | {ch for ch in previous if ch in MARKS}
+    now = set(words(sentence)) | {ch for ch in sentence if ch in MARKS}
+    return frozenset(now - before)
