@@ -189,10 +189,19 @@ export async function addSuspects(scope, info, tab) {
  * rewrite into the field it was opened for (tab + frame; that frame's content script keeps the field).
  * An extension page: the site cannot read what is typed there.
  */
-async function openComposer(tabId, frameId, label, page) {
+/** Token → the text a composer opens with (a rewrite's "Finish it yourself"), taken once by that window. */
+const composerSeeds = new Map();
+
+async function openComposer(tabId, frameId, label, page, seedText) {
   stats.composers++;
   // label: the field as a person names it (its label or placeholder); page: the page's title or site.
   const query = new URLSearchParams({ tab: String(tabId), frame: String(frameId), label: label ?? "", page: page ?? "" });
+  if (typeof seedText === "string" && seedText.trim()) {
+    // The text stays in the extension (never in the URL, which the browser keeps in its history).
+    const token = crypto.randomUUID();
+    composerSeeds.set(token, seedText);
+    query.set("seed", token);
+  }
   await api.windows.create({
     url: api.runtime.getURL(`composer/composer.html?${query}`),
     type: "popup",
@@ -355,7 +364,15 @@ function handlePanelMessage(message, sender) {
     case "compose-open":
       // From the content script of the frame whose field the composer writes into.
       if (sender?.tab?.id == null) return undefined;
-      return openComposer(sender.tab.id, sender.frameId ?? 0, message.label, message.page).then(() => ({ ok: true }));
+      return openComposer(sender.tab.id, sender.frameId ?? 0, message.label, message.page, message.text).then(() => ({
+        ok: true,
+      }));
+    case "compose-seed": {
+      // From the composer window opened with that token: the rewritten text, once.
+      const text = composerSeeds.get(message.token);
+      composerSeeds.delete(message.token);
+      return Promise.resolve({ text: text ?? null });
+    }
     case "status":
       return host.status();
     case "profile.show":

@@ -27,6 +27,10 @@ let guideSeq = 0;
 let focusIndex = 0;
 /** The sentence whose alternatives are shown: {index, text, start, end, abort}. */
 let chosen = null;
+/** The text when the composer opened (or took the automatic rewrite in): sentences not in it are "changed". */
+let openedText = null;
+/** The reply before the latest, for another text: what the last change did to the meter. */
+let previousReply = null; // {text, report}
 /** The last automatic rewrite: {draft, text}. */
 let rewrite = null;
 let inserting = false;
@@ -135,6 +139,8 @@ async function runGuide(seq, signal) {
     const request = guided && guided.text !== text ? { kind: "guide", text, previous: guided.text } : { kind: "guide", text };
     const report = await fantasma.runJob(request, undefined, signal);
     if (seq !== guideSeq || text !== $("draft").value) return; // a stale reply: a newer request is coming
+    if (guided && guided.text !== text) previousReply = guided;
+    if (openedText === null) openedText = text;
     guided = { text, report };
     renderGuide();
     document.body.dataset.guide = "done";
@@ -172,6 +178,47 @@ function renderGuide() {
   $("sentences").classList.remove("stale");
   renderSentences(text, sentences, report.top ?? []);
   renderTop(text, sentences, report.top ?? []);
+  renderChangeEffect(report);
+}
+
+/** The shown digits of a score: what is compared, so the words and the figure never disagree. */
+function shown(score) {
+  return Number(score).toFixed(2);
+}
+
+/**
+ * What the last change did to the meter, in words: "That change lowered the meter: likely → possibly",
+ * or, plainly, that it raised it, with Undo (the text as it was before, as one edit of the box).
+ */
+function renderChangeEffect(report) {
+  const box = $("change-effect");
+  const before = previousReply?.report;
+  if (!before) {
+    box.hidden = true;
+    return;
+  }
+  const [was, now] = [Number(shown(before.score)), Number(shown(report.score))];
+  const way = now < was ? "lowered" : now > was ? "raised" : "same";
+  const levels = report.level !== before.level ? `${before.level_words} → ${report.level_words}` : t("composerStill", report.level_words);
+  const figure = el("span", { className: "figure", textContent: ` (${shown(before.score)} → ${shown(report.score)})` });
+  const words = { lowered: "composerChangeLowered", raised: "composerChangeRaised", same: "composerChangeSame" }[way];
+  const parts = [t(words, levels), figure];
+  if (way === "raised") {
+    const undo = el("button", { type: "button", id: "undo-change", textContent: t("composerUndoChange") });
+    const back = previousReply.text;
+    undo.addEventListener("click", () => replaceInDraft(0, $("draft").value.length, back));
+    parts.push(" ", undo);
+  }
+  box.className = `note effect ${way}`;
+  box.replaceChildren(...parts);
+  box.hidden = false;
+}
+
+/** A sentence the writer changed since the composer opened: its words are not in the text as it opened. */
+function isChanged(text, sentence) {
+  if (openedText === null) return false;
+  const flat = (s) => s.replace(/\s+/g, " ").trim();
+  return !flat(openedText).includes(flat(text.slice(sentence.start, sentence.end)));
 }
 
 /**
@@ -216,6 +263,7 @@ function renderSentences(text, sentences, top) {
     span.setAttribute("aria-label", sentenceLabel(text, sentence, index, rank));
     span.style.setProperty("--share", String(most > 0 ? sentence.share / most : 0));
     if (chosen?.index === index && chosen.text === text) span.classList.add("chosen");
+    if (isChanged(text, sentence)) span.classList.add("changed");
     span.append(text.slice(sentence.start, sentence.end));
     if (rank >= 0) span.append(el("sup", { textContent: String(rank + 1) }));
     body.append(span);
@@ -225,18 +273,32 @@ function renderSentences(text, sentences, top) {
   if (hadFocus) body.querySelector('.sentence[tabindex="0"]')?.focus();
 }
 
-/** The (up to) three sentences that give most away: the sentence, its share, reasons and what it feeds. */
+/**
+ * Every sentence, most give-away first (the guide's `top` leads, then the rest by weight): the sentence,
+ * its share, whether the writer changed it, its reasons and what it feeds. Sentences that give nothing
+ * away come last, so the writer can still see what to do once the first ones are rewritten.
+ */
 function renderTop(text, sentences, top) {
+  const rest = sentences
+    .map((_, index) => index)
+    .filter((index) => !top.includes(index))
+    .sort((a, b) => (sentences[b].weight ?? 0) - (sentences[a].weight ?? 0));
+  const order = [...top, ...rest];
   $("top-none").hidden = top.length > 0;
   $("top").replaceChildren(
-    ...top.map((index) => {
+    ...order.map((index) => {
       const sentence = sentences[index];
       const button = el("button", { type: "button", className: "top-sentence", textContent: `“${excerpt(text.slice(sentence.start, sentence.end))}”` });
       button.dataset.index = String(index);
+      const changed = isChanged(text, sentence);
       const why = [t("composerTopWhy", shareWords(sentence.share), percent(sentence.share))];
       if (sentence.reasons?.length) why.push(sentence.reasons.join("; "));
-      if (sentence.feeds?.length) why.push(t("composerFeeds", sentence.feeds.join(", ")));
-      return el("li", {}, button, el("span", { className: "why", textContent: why.join(". ") }));
+      if (sentence.feeds?.length && sentence.share > 0) why.push(t("composerFeeds", sentence.feeds.join(", ")));
+      const item = el("li", { className: changed ? "changed" : "" }, button);
+      if (changed) item.append(el("span", { className: "changed-mark", textContent: t("composerChangedMark") }));
+      item.append(el("span", { className: "why", textContent: why.join(". ") }));
+      item.value = index + 1; // the number is the sentence's place in the text
+      return item;
     }),
   );
 }
@@ -473,6 +535,19 @@ function onSentenceKey(event) {
   focusIndex = next;
 }
 
+/** Opened from a rewrite's card: the rewritten text the background keeps for this window goes in the box. */
+async function takeSeed() {
+  const token = params.get("seed");
+  if (!token) return;
+  const seed = await api.runtime.sendMessage({ kind: "compose-seed", token }).catch(() => null);
+  if (typeof seed?.text !== "string" || $("draft").value.trim()) return;
+  $("draft").value = seed.text;
+  openedText = seed.text;
+  setText($("status"), t("composerFromRewrite"));
+  onDraftInput();
+  scheduleGuide(0);
+}
+
 function init() {
   if (tabId === null) {
     $("privacy").textContent =
@@ -511,6 +586,7 @@ function init() {
   });
   syncInsert();
   $("draft").focus();
+  void takeSeed();
 }
 
 init();

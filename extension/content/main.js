@@ -74,17 +74,24 @@ fantasma.api.runtime.onMessage.addListener((message, _sender, sendResponse) => {
   }
   if (!field || fantasma.isPassword(field)) return false;
   if (message.kind === "compose") {
-    composeTarget = field;
-    // The background opens the composer for this frame (it knows the frame id from the sender).
-    fantasma.api.runtime
-      .sendMessage({ kind: "compose-open", label: fieldLabel(field), page: pageName() })
-      .catch(() => {});
+    fantasma.openComposer(field);
     return false;
   }
   const work = message.kind === "anonymize" ? fantasma.anonymizeField(field) : showMarkers(field);
   work.catch((error) => reportError(field, error));
   return false;
 });
+
+/**
+ * Opens the private composer for `field` (the background knows this frame from the sender); `text`, when
+ * given (the card's "Finish it yourself"), is what the composer opens with, kept in the extension.
+ */
+fantasma.openComposer = function openComposer(field, text) {
+  composeTarget = field;
+  const message = { kind: "compose-open", label: fieldLabel(field), page: pageName() };
+  if (typeof text === "string") message.text = text;
+  fantasma.api.runtime.sendMessage(message).catch(() => {});
+};
 
 /**
  * The field as a person names it, for the composer ("Insert into “Reply to Ann” on …"): its label,

@@ -423,11 +423,57 @@ fantasma.onRewritten = function onRewritten(field, result) {
   if (typeof line === "string") {
     box.append(el(doc, "details", { className: "figure-number" }, [el(doc, "summary", { textContent: fantasma.t("showFigure") }), el(doc, "p", { textContent: line })]));
   }
+  // Where the automatic rewrite stops, the guide takes over: the sentences that still give the writer
+  // away (the reply's `guide`), and the composer opened on the rewritten text to reword them by hand.
+  const remaining = stillGivingAway(result);
+  if (remaining.length) box.append(remainingList(doc, result.text, remaining));
   const dismiss = el(doc, "button", { textContent: fantasma.t("dismiss") });
   onUserClick(dismiss, () => uiClose(doc, box));
-  box.append(el(doc, "div", { className: "row" }, [dismiss]));
+  const buttons = [dismiss];
+  if (remaining.length) {
+    const finish = el(doc, "button", { className: "primary", textContent: fantasma.t("finishByHand") });
+    finish.dataset.action = "finish-by-hand";
+    onUserClick(finish, () => {
+      uiClose(doc, box);
+      fantasma.openComposer?.(field, fantasma.readField(field));
+    });
+    buttons.unshift(finish);
+  }
+  box.append(el(doc, "div", { className: "row" }, buttons));
   uiShow(box, field, { staleAfterInput: () => !fantasma.sameText(fantasma.readField(field), shown.text) });
 };
+
+/**
+ * The rewrite's sentences that still give the writer away, in the guide's order (its `top`), while the
+ * meter is above "unlikely": [{start, end, reasons}] in UTF-16 offsets of `result.text`; [] otherwise.
+ */
+function stillGivingAway(result) {
+  const guide = result?.guide;
+  if (!guide || guide.level === "unlikely" || typeof result?.text !== "string") return [];
+  const sentences = Array.isArray(guide.sentences) ? guide.sentences : [];
+  const at = utf16Offsets(result.text);
+  return (Array.isArray(guide.top) ? guide.top : [])
+    .map((index) => sentences[index])
+    .filter((s) => s && Number.isInteger(s.start) && Number.isInteger(s.end) && s.share > 0)
+    .map((s) => ({ start: at(s.start), end: at(s.end), reasons: Array.isArray(s.reasons) ? s.reasons : [] }));
+}
+
+function remainingList(doc, text, remaining) {
+  const excerpt = (s) => {
+    const flat = s.replace(/\s+/g, " ").trim();
+    return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+  };
+  const items = remaining.map((s) =>
+    el(doc, "li", {}, [
+      el(doc, "q", { textContent: excerpt(text.slice(s.start, s.end)) }),
+      ...(s.reasons.length ? [el(doc, "span", { textContent: ` ${s.reasons[0]}` })] : []),
+    ]),
+  );
+  return el(doc, "details", { className: "remaining" }, [
+    el(doc, "summary", { textContent: fantasma.t("stillGivesAway") }),
+    el(doc, "ol", {}, items),
+  ]);
+}
 
 /** The code point → UTF-16 offsets of `text` (the host counts code points, the page UTF-16 units). */
 function utf16Offsets(text) {
