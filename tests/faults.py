@@ -107,7 +107,9 @@ def check_unprivileged_is_refused(directory: Path) -> None:
         [*UNPRIVILEGED, sys.executable, "-c", probe, str(directory / "probe")], capture_output=True, text=True
     )
     if done.returncode != 0:
-        pytest.fail(f"cannot run a command as uid {NOBODY} with setpriv: {done.stderr.strip()}; {WHY}")
+        pytest.fail(
+            f"cannot run a command as uid {NOBODY} with setpriv: {done.stderr.strip()}; {WHY}", pytrace=False
+        )
     assert done.stdout.strip() == "EACCES", (done.stdout, done.stderr)
 
 
