@@ -97,7 +97,9 @@ class Refusing:
 def refusing(request, populated, tmp_path_factory) -> Iterator[Refusing]:
     kind = request.param
     home, _ = populated
-    if kind == "no_permission":  # no file system of its own: root's files, mode bits that refuse nobody
+    # no file system of its own: root's files, whose mode bits refuse nobody's writes (EACCES; `profile
+    # add` and `setup --model` meet an EPERM first: a hard link to, and a chmod of, what nobody does not own)
+    if kind == "no_permission":
         root = tmp_path_factory.mktemp("root_owned")
         shutil.copytree(home, root / "home")
         for directory in (root, root / "home", root / "home" / "data"):
