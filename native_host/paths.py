@@ -14,6 +14,7 @@ import contextlib
 import errno
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import platformdirs
@@ -103,6 +104,28 @@ def write_private(path: Path, data: bytes) -> Path:
         raise
     _fsync_dir(path.parent)
     return path
+
+
+def delete_together(files: Sequence[Path]) -> list[Path]:
+    """Delete every one of `files` that exists, or none of them; returns those deleted. Each is first
+    renamed aside in its own directory (`.NAME.deleted`: a rename needs no free space), every one put back
+    when one cannot be, and only then unlinked, so a failure on the way leaves the files as they were."""
+    aside: list[tuple[Path, Path]] = []
+    try:
+        for path in files:
+            if path.exists():
+                trash = path.with_name(f".{path.name}.deleted")
+                path.rename(trash)
+                aside.append((path, trash))
+    except BaseException:
+        for path, trash in reversed(aside):
+            trash.rename(path)
+        raise
+    for _, trash in aside:
+        trash.unlink()
+    for directory in dict.fromkeys(path.parent for path, _ in aside):
+        _fsync_dir(directory)
+    return [path for path, _ in aside]
 
 
 # A write that failed for one of these reasons is the user's storage, not a bug: the CLI says it in one

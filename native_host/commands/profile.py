@@ -39,12 +39,8 @@ def run(args: argparse.Namespace) -> int:
     if args.profile_action == "clear":
         if args.rival is not None:
             return _clear_rival(args.rival)
-        from native_host.style.samples import clear_rivals, clear_samples
-
-        with storage(f"delete the profile in {paths.data_dir()}"):
-            deleted = clear_profile()
-            deleted = clear_samples() or deleted  # the per-chunk counts the identifiability model trains on
-            rivals_deleted = clear_rivals()
+        with storage(f"delete the profile in {paths.data_dir()}"):  # all three files, or none
+            deleted, rivals_deleted = clear_profile()
         print("profile deleted" if deleted else "no profile to delete")
         if rivals_deleted:
             print("rivals' samples deleted")

@@ -4,6 +4,7 @@ from the `train` extra and are imported only when this command runs, never by th
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
@@ -64,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         ),
         generate_from_round=args.generate_from_round,
     )
+    made = not Path(args.out).exists()
     try:
         manifest = recipe.run(
             config, Path(args.out), command=recipe.command_line(), min_examples=args.min_examples
@@ -71,6 +73,9 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         full = storage_error(f"write the run's files in {args.out}", exc)  # one line, exit status 2
         if full is not None:
+            if made:  # the run directory this run made, when nothing could be written into it
+                with contextlib.suppress(OSError):
+                    Path(args.out).rmdir()
             raise full from exc
         print(f"fantasma train: {exc}", file=sys.stderr)
         return 1

@@ -399,7 +399,7 @@ def profile_add(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 def profile_clear(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     from native_host.style.profile import clear_profile
-    from native_host.style.samples import clear_rivals, clear_samples
+    from native_host.style.samples import clear_rivals
 
     rival = schema.rival(params)
     if rival is not None:
@@ -407,9 +407,7 @@ def profile_clear(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
             cleared = clear_rivals(rival)
         return {"cleared": cleared, "rivals": _rivals_json()}
     try:
-        clear_profile()
-        clear_samples()
-        clear_rivals()
+        clear_profile()  # the profile, your samples and the rivals', all three or none
     except OSError as exc:
         raise ProtocolError(
             ErrorCode.storage_error, f"cannot delete the profile: {paths.storage_reason(exc)}"

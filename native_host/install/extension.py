@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import configparser
 import json
-import os
 import re
 import shutil
 import zipfile
@@ -90,38 +89,39 @@ def _checkout_packages(source: assets.ExtensionSource) -> Packages:
 
 def place() -> Packages:
     """`fantasma setup`: a wheel's bundled packages put where the browsers load them from for good
-    (the Chromium folder unpacked, replaced whole on every run so an upgrade is one browser restart);
-    a checkout's own extension/ folder as it is."""
+    (the Chromium folder unpacked and the Firefox .xpi, replaced on every run so an upgrade is one browser
+    restart); a checkout's own extension/ folder as it is. The pair is replaced together or not at all:
+    both are made in a staging folder beside the copy, which is then swapped in by renames, so a full disk
+    or a refused write on the way leaves the old pair (or none) as it was."""
     source = assets.extension_source()
     if source.chromium_zip is None:
         return _checkout_packages(source)
     target = user_copy_dir()
-    paths.private_dir(target)
-    chromium = target / "chromium"
-    staging = target / ".chromium.staging"
-    shutil.rmtree(staging, ignore_errors=True)
+    staging = target.with_name(f".{target.name}.staging")
+    retired = target.with_name(f".{target.name}.retired")
+    paths.private_dir(target.parent)
+    shutil.rmtree(staging, ignore_errors=True)  # what an interrupted run left
     try:
+        paths.private_dir(staging)
         with zipfile.ZipFile(source.chromium_zip) as archive:
-            archive.extractall(staging)
-    except BaseException:  # a full disk: no half-unpacked copy left behind
+            archive.extractall(staging / "chromium")
+        if source.firefox_xpi is not None:
+            shutil.copyfile(source.firefox_xpi, staging / assets.FIREFOX_PACKAGE)
+        shutil.rmtree(retired, ignore_errors=True)
+        if target.exists():
+            target.rename(retired)
+        try:
+            staging.rename(target)
+        except BaseException:
+            if retired.exists():
+                retired.rename(target)
+            raise
+    except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    retired = target / ".chromium.retired"
-    if chromium.exists():
-        shutil.rmtree(retired, ignore_errors=True)
-        chromium.rename(retired)
-    staging.rename(chromium)
     shutil.rmtree(retired, ignore_errors=True)
-    xpi = None
-    if source.firefox_xpi is not None:
-        xpi = target / assets.FIREFOX_PACKAGE
-        staged = target / f".{assets.FIREFOX_PACKAGE}.tmp"
-        try:  # replaced whole: a full disk leaves the old package, never half of one
-            shutil.copyfile(source.firefox_xpi, staged)
-            os.replace(staged, xpi)
-        finally:
-            staged.unlink(missing_ok=True)
-    return Packages(chromium, xpi)
+    xpi = target / assets.FIREFOX_PACKAGE
+    return Packages(target / "chromium", xpi if source.firefox_xpi is not None else None)
 
 
 def placed() -> Packages:

@@ -142,9 +142,11 @@ def load_profile(path: Path | None = None) -> Profile | None:
         raise ProfileError(f"{path}: profile is corrupt ({exc}); run `fantasma profile clear`") from exc
 
 
-def clear_profile(path: Path | None = None) -> bool:
-    path = path or paths.profile_path()
-    if path.exists():
-        path.unlink()
-        return True
-    return False
+def clear_profile() -> tuple[bool, bool]:
+    """`profile clear`: the profile, your samples and every rival's, deleted together or not at all
+    (paths.delete_together). Returns (the profile or your samples were there, the rivals' were)."""
+    from native_host.style.samples import default_rivals_path, default_samples_path
+
+    rivals = default_rivals_path()
+    deleted = paths.delete_together([paths.profile_path(), default_samples_path(), rivals])
+    return any(path != rivals for path in deleted), rivals in deleted

@@ -1,17 +1,17 @@
-"""Every command that writes, on a file system that refuses the write: full (a small tmpfs filled to the
-last byte), read-only (a tmpfs remounted ro) and without permission (a tmpfs whose dirs are immutable,
-`chattr +i`, which root cannot write into either). Real subprocesses in a FANTASMA_HOME on that tmpfs:
-each ends with exit status 2 and one line on stderr that says what failed and why, no traceback, and
-every file byte-identical afterwards (no stray temp file either). The host on the full disk over real
-pipes: `storage_error`, and it keeps serving.
+"""Every command that writes, on storage that refuses the write: full (a small tmpfs filled to the last
+byte: ENOSPC), read-only (a tmpfs remounted ro: EROFS), immutable (`chattr +i` dirs on a tmpfs, which root
+cannot write into either: EPERM) and without permission (a home root owns, the command run as `nobody`:
+EACCES). Real subprocesses in a FANTASMA_HOME there: each ends with exit status 2 and one line on stderr
+that says what failed and why, no traceback, and every file and directory as it was (no stray temp file or
+staging dir either). The host on the full disk over real pipes: `storage_error`, and it keeps serving.
+`profile add` and `profile clear` change all of their files or none, with a real fault at each file.
 
-Mounting needs root: CI runs the suite as root, so these run there; elsewhere they skip and say so."""
+The faults need root (tests/faults.py): `make test` runs the suite as root; without it these fail and say
+why, never skip."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import hashlib
 import os
 import shutil
 import subprocess
@@ -25,22 +25,36 @@ import pytest
 from native_host import paths
 from native_host.host.client import HostProcess, host_env
 from tests.checkpoints import REPO
+from tests.faults import (
+    UNPRIVILEGED,
+    check_unprivileged_is_refused,
+    fill,
+    immutable,
+    remount_readonly,
+    tmpfs,
+    tree,
+)
 from tests.models.checkpoints import save_tiny_chat_llama
 
 SAMPLE = REPO / "examples" / "forum_post.txt"
 INSTALLED = "tiny"  # the installed model, active in every home below
-FILLER = "filler"  # the file that fills the full tmpfs (not the user's)
-# Why each file system refuses, as the one line says it (native_host/paths.py STORAGE_REASONS).
+PROFILE_FILES = ("profile.msgpack", "identify_samples.msgpack", "identify_rivals.msgpack")  # `profile clear`
+# Why each kind of storage refuses, as the one line says it (native_host/paths.py STORAGE_REASONS).
 REASONS = {
     "full": paths.STORAGE_REASONS[errno.ENOSPC],
     "readonly": paths.STORAGE_REASONS[errno.EROFS],
-    "no_permission": paths.STORAGE_REASONS[errno.EPERM],
+    "immutable": paths.STORAGE_REASONS[errno.EPERM],
+    "no_permission": paths.STORAGE_REASONS[errno.EACCES],
 }
+LOG = ("home/log",)  # the host's and the CLI's own log, left out of the comparisons
 
 
-def fantasma(home: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def fantasma(
+    home: Path, *args: str, user: tuple[str, ...] = (), timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """The CLI as a subprocess in `home`; `user`: an argv prefix that runs it as another user."""
     return subprocess.run(
-        [sys.executable, "-m", "native_host.cli", *args],
+        [*user, sys.executable, "-m", "native_host.cli", *args],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -52,45 +66,6 @@ def fantasma(home: Path, *args: str, timeout: float = 300) -> subprocess.Complet
 def run_ok(home: Path, *args: str) -> None:
     done = fantasma(home, *args)
     assert done.returncode == 0, (args, done.stdout, done.stderr)
-
-
-def file_hashes(root: Path) -> dict[str, str]:
-    """sha256 of every file under `root` (the filler and the host's own log left out)."""
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and p.name != FILLER and "log" not in p.relative_to(root).parts[:2]
-    }
-
-
-@contextlib.contextmanager
-def tmpfs(where: Path, size: str) -> Iterator[Path]:
-    where.mkdir(parents=True, exist_ok=True)
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root; CI runs the suite as root, so these run there")
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here ({mounted.stderr.decode().strip()}); CI runs these as root")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
-
-
-def fill(root: Path) -> None:
-    """Write until the file system says it is full, to the last byte."""
-    with open(root / FILLER, "wb", buffering=0) as filler:
-        for chunk in (b"\0" * 65536, b"\0"):
-            with contextlib.suppress(OSError):
-                while True:
-                    filler.write(chunk)
-    probe = root / "probe"
-    with pytest.raises(OSError) as refused:
-        probe.write_bytes(b"x")
-    probe.unlink(missing_ok=True)
-    assert refused.value.errno == errno.ENOSPC
 
 
 @pytest.fixture(scope="module")
@@ -113,33 +88,40 @@ def populated(tmp_path_factory) -> tuple[Path, Path]:
 @dataclass(frozen=True)
 class Refusing:
     kind: str  # a key of REASONS
-    home: Path  # the FANTASMA_HOME on that file system
-    root: Path  # the tmpfs
+    home: Path  # the FANTASMA_HOME on that storage
+    root: Path  # the tmpfs (or, for no_permission, the directory root owns)
+    user: tuple[str, ...] = ()  # the argv prefix the commands run with
 
 
 @pytest.fixture(scope="module")
 def refusing(request, populated, tmp_path_factory) -> Iterator[Refusing]:
     kind = request.param
     home, _ = populated
+    # no file system of its own: root's files, whose mode bits refuse nobody's writes (EACCES; `profile
+    # add` and `setup --model` meet an EPERM first: a hard link to, and a chmod of, what nobody does not own)
+    if kind == "no_permission":
+        root = tmp_path_factory.mktemp("root_owned")
+        shutil.copytree(home, root / "home")
+        for directory in (root, root / "home", root / "home" / "data"):
+            check_unprivileged_is_refused(directory)
+        yield Refusing(kind, root / "home", root, tuple(UNPRIVILEGED))
+        return
     # the others are large (a tmpfs takes memory only for what is written), so `setup --model`'s
     # free-space check passes there and the write itself is tried
     size = "4m" if kind == "full" else "2g"
     with tmpfs(tmp_path_factory.mktemp(f"tmpfs_{kind}"), size) as root:
         shutil.copytree(home, root / "home")
-        immutable = [root / "home" / d for d in ("data", "config", "data/models", f"data/models/{INSTALLED}")]
         if kind == "full":
             fill(root)
         elif kind == "readonly":
-            subprocess.run(["mount", "-o", "remount,ro", str(root)], check=True)
-        else:
-            (root / "home" / "run").mkdir()
-            immutable.append(root / "home" / "run")
-            subprocess.run(["chattr", "+i", *map(str, immutable)], check=True)
-        try:
+            remount_readonly(root)
+        if kind != "immutable":
             yield Refusing(kind, root / "home", root)
-        finally:
-            if kind == "no_permission":
-                subprocess.run(["chattr", "-i", *map(str, immutable)], check=False)
+            return
+        (root / "home" / "run").mkdir()
+        dirs = ("data", "config", "data/models", f"data/models/{INSTALLED}", "run")
+        with immutable(*(root / "home" / d for d in dirs)):
+            yield Refusing(kind, root / "home", root)
 
 
 def _commands(checkpoint: Path) -> dict[str, Callable[[Path], list[str]]]:
@@ -158,7 +140,7 @@ def _commands(checkpoint: Path) -> dict[str, Callable[[Path], list[str]]]:
 
 
 COMMANDS = list(_commands(Path()))
-# Deleting needs no space: `profile clear` on a full disk deletes, as it should. `setup` and `train`
+# Deleting needs no space: `profile clear` on a full disk deletes, as it should (tested below). `setup` and `train`
 # spend ~20 s each here (the export's merge, torch's import) before their first write, so they run on the
 # full disk only; their other failures take the same path (native_host/commands/_io.py storage_error).
 FULL_ONLY = {"setup", "train"}
@@ -173,8 +155,8 @@ CASES = [
 @pytest.mark.parametrize(("refusing", "command"), CASES, indirect=["refusing"])
 def test_a_refused_write_is_one_line_and_changes_nothing(refusing, populated, command):
     argv = _commands(populated[1])[command](refusing.home)
-    before = file_hashes(refusing.root)
-    done = fantasma(refusing.home, *argv)
+    before = tree(refusing.root, LOG)
+    done = fantasma(refusing.home, *argv, user=refusing.user)
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert "Traceback" not in done.stderr + done.stdout
@@ -185,12 +167,12 @@ def test_a_refused_write_is_one_line_and_changes_nothing(refusing, populated, co
     else:
         assert lines[0].endswith(REASONS[refusing.kind]), lines
         assert "cannot " in lines[0], lines  # and what could not be done
-    assert file_hashes(refusing.root) == before
+    assert tree(refusing.root, LOG) == before
 
 
 @pytest.mark.parametrize("refusing", ["full"], indirect=True)
 def test_the_host_on_a_full_disk_answers_storage_error_and_keeps_serving(refusing):
-    before = file_hashes(refusing.root)
+    before = tree(refusing.root, LOG)
     env = host_env(FANTASMA_HOME=str(refusing.home))
     with HostProcess(env=env) as host:
         text = SAMPLE.read_text(encoding="utf-8")
@@ -209,7 +191,7 @@ def test_the_host_on_a_full_disk_answers_storage_error_and_keeps_serving(refusin
         assert shown["profile"]["documents"] == 1 and len(shown["rivals"]) == 2
         assert host.close() == 0
         assert host.violations == []
-    assert file_hashes(refusing.root) == before
+    assert tree(refusing.root, (*LOG, "home/cache")) == before  # its engine-checks cache aside
 
 
 @pytest.mark.parametrize("refused", ["profile.msgpack", "identify_samples.msgpack"])
@@ -222,17 +204,53 @@ def test_profile_add_saves_the_profile_and_the_samples_or_neither(populated, tmp
         shutil.copytree(home, root / "home")
         profile = next((root / "home").rglob(refused))
         assert profile.with_name("identify_samples.msgpack").exists()
-        subprocess.run(["chattr", "+i", str(profile)], check=True)
-        try:
-            before = file_hashes(root)
+        with immutable(profile):
+            before = tree(root, LOG)
             done = fantasma(root / "home", "profile", "add", str(SAMPLE))
             assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
-            assert file_hashes(root) == before  # the samples were written, then put back
+            assert tree(root, LOG) == before  # the samples were written, then put back
             with HostProcess(env=host_env(FANTASMA_HOME=str(root / "home"))) as host:
                 reply = host.request("profile.add", {"text": SAMPLE.read_text(encoding="utf-8")})
                 assert reply["type"] == "error" and reply["error"]["name"] == "storage_error", reply
                 assert host.close() == 0
-            after = file_hashes(root)  # the host starting may add its engine-checks cache; nothing else
-            assert {k: v for k, v in after.items() if not k.startswith("home/cache/")} == before
-        finally:
-            subprocess.run(["chattr", "-i", str(profile)], check=False)
+            # the host starting may add its engine-checks cache; nothing else
+            assert tree(root, (*LOG, "home/cache")) == before
+
+
+@pytest.mark.parametrize("stuck", PROFILE_FILES)
+def test_profile_clear_deletes_the_three_files_or_none(populated, tmp_path_factory, stuck):
+    """One of the three files `profile clear` deletes cannot be deleted (immutable), whichever it is:
+    `profile clear`, from the CLI and over the host's pipes, leaves all three as they were (each is renamed
+    aside, and put back when another cannot be)."""
+    home, _ = populated
+    with tmpfs(tmp_path_factory.mktemp("tmpfs_clear"), "64m") as root:
+        shutil.copytree(home, root / "home")
+        data = root / "home" / "data"
+        assert all((data / name).is_file() for name in PROFILE_FILES)
+        with immutable(data / stuck):
+            before = tree(root, LOG)
+            done = fantasma(root / "home", "profile", "clear")
+            assert done.returncode == 2, (done.stdout, done.stderr)
+            assert done.stderr.strip().splitlines() == [
+                f"fantasma profile: cannot delete the profile in {data}: {REASONS['immutable']}"
+            ]
+            assert tree(root, LOG) == before
+            with HostProcess(env=host_env(FANTASMA_HOME=str(root / "home"))) as host:
+                reply = host.request("profile.clear", {})
+                assert reply["type"] == "error" and reply["error"]["name"] == "storage_error", reply
+                assert host.close() == 0
+            assert tree(root, (*LOG, "home/cache")) == before
+
+
+def test_profile_clear_on_a_full_disk_deletes_the_three_files(populated, tmp_path_factory):
+    """Deleting needs no space: on a disk full to the last byte `profile clear` deletes all three files
+    and leaves nothing of them behind (no file renamed aside)."""
+    home, _ = populated
+    with tmpfs(tmp_path_factory.mktemp("tmpfs_clear_full"), "4m") as root:
+        shutil.copytree(home, root / "home")
+        fill(root)
+        before = tree(root, LOG)
+        done = fantasma(root / "home", "profile", "clear")
+        assert done.returncode == 0, (done.stdout, done.stderr)
+        assert done.stdout.splitlines() == ["profile deleted", "rivals' samples deleted"]
+        assert tree(root, LOG) == {k: v for k, v in before.items() if Path(k).name not in PROFILE_FILES}
