@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
-import build_extension  # noqa: E402
+import build_extension as extension_build  # noqa: E402
 
 from native_host import assets  # noqa: E402
 
@@ -48,7 +48,7 @@ MAX_FILE_BYTES = 100_000_000
 # What a model wheel may carry, uncompressed: the limit less room for its metadata, license files and zip
 # headers (deflate can only add a few bytes per 16 KiB block to data it cannot compress).
 VOLUME_BYTES = MAX_FILE_BYTES - 1_000_000
-ZIP_TIME = build_extension.ZIP_TIME
+ZIP_TIME = extension_build.ZIP_TIME
 SUMS = "SHA256SUMS"
 
 
@@ -62,6 +62,13 @@ def sha256(path: Path) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def build_extension(out: Path, scratch: Path | None = None) -> tuple[Path, Path]:
+    """All four extension packages into `out`; returns the two the fantasma wheel carries (Chromium zip,
+    Firefox xpi). `scratch` is unused (kept for callers of the earlier signature, scripts/build_deb.py)."""
+    made = {p.name: p for p in extension_build.build(out)}
+    return made[assets.CHROMIUM_PACKAGE], made[assets.FIREFOX_PACKAGE]
 
 
 # --- the model distributions -------------------------------------------------------------------------
@@ -329,7 +336,7 @@ def build(out: Path, sdist: bool = True) -> list[Path]:
         built = scratch / "out"
         built.mkdir()
         log("extension packages")
-        extension = build_extension.build(built)
+        extension = extension_build.build(built)
         log("model wheels")
         model_wheels = build_model_wheels(built)
         requires = requirements(model_wheels)
