@@ -25,6 +25,7 @@ import argparse
 import base64
 import hashlib
 import importlib.metadata
+import os
 import re
 import shutil
 import subprocess
@@ -283,6 +284,7 @@ def build_python(stage: Path, out: Path, sdist: bool) -> list[Path]:
     proc = subprocess.run(
         [sys.executable, "-c", code, str(out), *kinds],
         cwd=stage,
+        env={**os.environ, "SOURCE_DATE_EPOCH": "315532800"},  # 1980-01-01: the wheel's entries' dates
         capture_output=True,
         text=True,
         timeout=900,
