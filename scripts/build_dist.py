@@ -15,7 +15,8 @@
 3. The fantasma wheel and sdist, built by setuptools' own backend (no build isolation, nothing downloaded)
    in a staging copy of the sources (so build/ and the egg-info never land in the working tree) with
    `native_host/bundled/extension/` added and every model wheel added to its dependencies at `==` its
-   version, so `pip install fantasma` installs the models with it.
+   version, so `pip install fantasma` installs the models with it. SOURCE_DATE_EPOCH fixes the wheel's
+   dates, so it too is the same bytes on a second build (the sdist is not: tar and gzip record times).
 4. SHA256SUMS over all of them; a file over `MAX_FILE_BYTES` fails the build.
 """
 
