@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip -q --disable-pip-version-check
 PYTHON3 ?= python3
 
-.PHONY: run test lint format bench install test-install dist clean
+.PHONY: run test test-dist lint format bench install test-install dist clean
 
 $(VENV)/.installed: pyproject.toml requirements/data.txt
 	test -x $(PY) || $(PYTHON3) -m venv $(VENV)
@@ -32,10 +32,16 @@ run: install
 test: test-install
 	$(PY) -m pytest -q -ra
 
-# The wheel (models and extension bundled), the sdist, fantasma-chromium.zip, fantasma-firefox.xpi and
-# SHA256SUMS, into dist/ (scripts/build_dist.py; web-ext from tests/e2e/webext).
+# Every release file, each at most 100 MB, into dist/ (scripts/build_dist.py): the fantasma wheel and sdist,
+# the model wheels it requires (fantasma_model_*.whl), fantasma-chromium.zip, fantasma-chrome-web-store.zip,
+# fantasma-firefox.xpi, fantasma-firefox-source.zip and SHA256SUMS. docs/install.md says what each is for.
 dist: install
 	$(PY) scripts/build_dist.py --out dist
+
+# The release as a user gets it (about 4 min; also part of `make test`): `make dist`'s files installed
+# offline from a local index into a fresh venv, set up and run offline; the store packages rebuilt the same.
+test-dist: test-install
+	$(PY) -m pytest -q -ra tests/install/test_wheel.py tests/install/test_dist_files.py
 
 lint: test-install
 	$(VENV)/bin/ruff check .

