@@ -401,7 +401,13 @@ function handlePanelMessage(message, sender) {
 
 // ---- wiring ------------------------------------------------------------------------------------
 
-api.runtime.onInstalled.addListener(createMenus);
+api.runtime.onInstalled.addListener((details) => {
+  createMenus();
+  // Tabs open across an update run a cut-off copy of the content scripts until they are reloaded or a
+  // gesture puts the new copy in (docs/extension.md): the popup and the options page say so when the
+  // user switches "Rewrite before posting" on, for as long as this browser session lasts.
+  if (details?.reason === "update") api.storage.session?.set({ updatedFrom: details.previousVersion ?? "" }).catch(() => {});
+});
 api.runtime.onStartup?.addListener(createMenus);
 api.contextMenus.onClicked.addListener((info, tab) => void handleMenuClick(info, tab));
 api.commands.onCommand.addListener((command, tab) => void handleCommand(command, tab));

@@ -55,3 +55,14 @@ export function rewriteOptions(settings) {
   if (Object.keys(target).length > 0) options.target = target;
   return options;
 }
+
+/**
+ * The words to show where "Rewrite before posting" was just switched on, if the extension was updated in
+ * this browser session: tabs open since then run a copy of the content scripts that cannot see it
+ * (0.1.0's copy posts as typed; later copies hold the send and ask). "" when there is nothing to say.
+ */
+export async function oldTabsNote(switchedOn) {
+  if (!switchedOn) return "";
+  const stored = await api.storage.session?.get("updatedFrom").catch(() => undefined);
+  return typeof stored?.updatedFrom === "string" ? api.i18n.getMessage("autoRewriteOldTabs") : "";
+}

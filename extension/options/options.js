@@ -1,7 +1,7 @@
 // Options: strength, target style (native_host.style.Target), protected terms, preview-before-apply, the
 // per-site auto-rewrite list, the writing profile (profile.js) and the people a reader might suspect
 // (rivals.js).
-import { loadSettings, saveSettings } from "../settings.js";
+import { loadSettings, oldTabsNote, saveSettings } from "../settings.js";
 import { initHostSettings, showProfilePresence } from "./host-settings.js";
 import { initModels } from "./models.js";
 import { initProfile } from "./profile.js";
@@ -60,7 +60,10 @@ async function init() {
     save({ protectedTerms: e.target.value.split("\n").map((s) => s.trim()).filter(Boolean) }),
   );
   $("preview").addEventListener("change", (e) => save({ previewBeforeApply: e.target.checked }));
-  $("auto-global").addEventListener("change", (e) => save({ autoRewrite: e.target.checked }));
+  $("auto-global").addEventListener("change", async (e) => {
+    await save({ autoRewrite: e.target.checked });
+    $("old-tabs").textContent = await oldTabsNote(e.target.checked);
+  });
   $("add-site").addEventListener("click", async () => {
     const hostname = $("new-site").value.trim().toLowerCase().replace(/^https?:\/\//, "").split("/")[0];
     if (!hostname) return;

@@ -1,7 +1,7 @@
 // Popup: host status (from hello), the last rewrite in words (the host's summary), and the auto-rewrite
 // toggles for all sites and for this site.
 import { INSTALL_COMMAND, describeFigure } from "../protocol.js";
-import { autoRewriteOn, loadSettings, saveSettings } from "../settings.js";
+import { autoRewriteOn, loadSettings, oldTabsNote, saveSettings } from "../settings.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
 const $ = (id) => document.getElementById(id);
@@ -99,10 +99,12 @@ async function init() {
     await saveSettings({ autoRewrite: e.target.checked });
     const fresh = await loadSettings();
     if (hostname) $("auto-site").checked = autoRewriteOn(fresh, hostname);
+    $("old-tabs").textContent = await oldTabsNote(e.target.checked);
   });
   $("auto-site").addEventListener("change", async (e) => {
     const fresh = await loadSettings();
     await saveSettings({ sites: { ...fresh.sites, [hostname]: e.target.checked } });
+    $("old-tabs").textContent = await oldTabsNote(e.target.checked);
   });
 
   showLastRewrite((await api.runtime.sendMessage({ kind: "lastRewrite" }))?.figure);

@@ -332,7 +332,13 @@ def test_chromium_auto_rewrite_switched_on_after_the_update_never_posts_the_orig
             page.locator("#field").click()
             page.keyboard.insert_text(SAMPLE)
         browser.update()
-        browser.set_settings(strength="light", autoRewrite=True)  # switched on after the update
+        # Switched on after the update, as a user does it: the options page, which says what open tabs need.
+        options = browser.context.new_page()
+        options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
+        options.check("#auto-global")
+        expect(options.locator("#old-tabs")).to_contain_text("still run its old copy")
+        assert browser.sw.evaluate("chrome.storage.local.get('autoRewrite')") == {"autoRewrite": True}
+        options.close()
         for page in (first, second):
             page.bring_to_front()
             ui = PageUi(page)
