@@ -58,6 +58,10 @@ class Host:
         worker.join(WORKER_JOIN_S)
         return 0
 
+    def types(self) -> list[str]:
+        """The request types this host answers (`hello.types`)."""
+        return sorted(self.routes)
+
     def cancel(self, target: str) -> bool:
         with self._lock:
             job = self._active.get(target)

@@ -174,7 +174,7 @@ def get_engine(model_dir: Path | None = None, threads: int | None = None) -> Eng
     return cast("Engine", _debug_throttle(engine))  # the debug throttle stands in for the engine it wraps
 
 
-# Tests only: with FANTASMA_HOST_DEBUG=1 (native_host/host/handlers.py), FANTASMA_DEBUG_TOKEN_DELAY_S=0.05
+# Tests only: with FANTASMA_HOST_DEBUG=1 (native_host/host/handlers/context.py), FANTASMA_DEBUG_TOKEN_DELAY_S=0.05
 # makes every generated token take that much longer, so a browser test can watch a long rewrite's
 # progress and cancel it (PROTOCOL.md, `debug.sleep` and the rewrite's debug switches).
 DEBUG_TOKEN_DELAY_ENV = "FANTASMA_DEBUG_TOKEN_DELAY_S"
