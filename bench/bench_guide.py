@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Speed of the guide (native_host/style/guide.py) as the writer types, beside the full analysis.
+"""Speed of the guide (native_host/guide/analysis.py) as the writer types, beside the full analysis.
 
 A 300-word text of held-out Federalist prose, scored against Hamilton's training chunks (profile mode,
 as a writer with samples) and by typicality; the writer "types" one word at a time at the end of a
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from native_host import style
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
-from native_host.style.guide import GuideCache, guide
+from native_host.guide.analysis import GuideCache, guide
 from native_host.style.identify import Identifiability
 from native_host.style.sentences import sentence_spans
 

@@ -39,6 +39,15 @@ class ModelUnavailable(RuntimeError):
     """The model cannot be used; the message is the reason shown to the user."""
 
 
+def unusable_model_errors() -> tuple[type[Exception], ...]:
+    """What a model that cannot be used raises when loaded or run: ModelUnavailable and the engine's
+    ModelDirError, EngineError. Imported when asked (after a failure), not at start: importing
+    native_host.engine loads onnxruntime (and it is loaded by then if one of its errors was raised)."""
+    from native_host.engine.errors import EngineError, ModelDirError
+
+    return (ModelUnavailable, ModelDirError, EngineError)
+
+
 @dataclass
 class _Slot:
     state: str = AVAILABLE

@@ -14,7 +14,6 @@ from typing import Any, Protocol
 
 from native_host import settings
 from native_host.host.errors import ErrorCode, ProtocolError
-from native_host.models import ModelUnavailable
 
 log = logging.getLogger("native_host.host")
 
@@ -89,12 +88,3 @@ def load_profile(strict: bool = False) -> Any:
             raise ProtocolError(ErrorCode.storage_error, f"cannot read the profile: {exc}") from exc
         log.warning("profile unreadable, analyzing without it: %s", exc)
         return None
-
-
-def model_errors() -> tuple[type[Exception], ...]:
-    """What `rewrite` and `guide.alternatives` answer with model_unavailable (or, for alternatives, rule
-    edits only). The engine's errors are imported when a request failed, not at start: importing
-    native_host.engine loads onnxruntime (and it is loaded by then if one of its errors was raised)."""
-    from native_host.engine.errors import EngineError, ModelDirError
-
-    return (ModelUnavailable, ModelDirError, EngineError)

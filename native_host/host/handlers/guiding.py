@@ -7,31 +7,25 @@ from typing import Any
 
 from native_host.host import schema
 from native_host.host.errors import ErrorCode, ProtocolError
-from native_host.host.handlers.context import (
-    Cancelled,
-    Context,
-    current_settings,
-    model_errors,
-    profile_off_note,
-)
+from native_host.host.handlers.context import Cancelled, Context, current_settings, profile_off_note
 
 
 def guide(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    """Which sentences give the writer away (native_host/style/guide.py): the composer asks as the
-    writer types, so the per-sentence counts are kept between requests (`_guide_cache`)."""
-    from native_host.style.guide import guide as guide_report
+    """Which sentences give the writer away (native_host/guide/analysis.py): the composer asks as the
+    writer types, so the per-sentence counts are kept between requests (native_host/guide/service.py)."""
+    from native_host.guide import service
 
     text = schema.text(params)
     ident = _guide_identifiability(params)
     ctx.progress("guide", None, "")
-    return guide_report(ident, text, _guide_cache()).to_json()
+    return service.report(ident, text).to_json()
 
 
 def guide_alternatives(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    """Up to `max` other wordings of one sentence of `text` (native_host/rewrite/alternatives.py), each
+    """Up to `max` other wordings of one sentence of `text` (native_host/guide/alternatives.py), each
     passed every guard, scored by the whole text's identifiability after it."""
     from native_host import models
-    from native_host.rewrite import alternatives
+    from native_host.guide import alternatives, service
 
     text = schema.text(params)
     start = schema.integer(params, "start", -1, 0, len(text))
@@ -48,7 +42,7 @@ def guide_alternatives(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
         embedder = models.get_embedder(threads=conf["threads"])
     except models.ModelUnavailable as exc:
         raise ProtocolError(ErrorCode.model_unavailable, str(exc) or type(exc).__name__) from exc
-    engine, reason = _guide_engine(conf["threads"], ctx)
+    engine, reason = service.alternatives_engine(conf["threads"], ctx.progress)
     ctx.check_cancelled()
     try:
         found = alternatives.sentence_alternatives(
@@ -90,30 +84,3 @@ def _guide_identifiability(params: dict[str, Any]) -> Any:
     if not use_profile and "use_profile" not in params:
         ident.message = profile_off_note(use_profile)
     return ident
-
-
-_guide_caches: list[Any] = []
-
-
-def _guide_cache() -> Any:
-    """One GuideCache per host process (jobs run one at a time, so it is never shared between threads)."""
-    from native_host.style.guide import GuideCache
-
-    if not _guide_caches:
-        _guide_caches.append(GuideCache())
-    return _guide_caches[0]
-
-
-def _guide_engine(threads: int | None, ctx: Context) -> tuple[Any, str]:
-    """(the active model's engine, "") for model candidates and the fluency guard, or (None, why) when
-    no model can be loaded: the rule edits still answer."""
-    from native_host import models
-    from native_host.models import choice as model_choice
-
-    try:
-        model_dir, note, _ = model_choice.for_rewrite(threads, ctx.progress)
-        return models.get_engine(model_dir, threads=threads), note
-    except Exception as exc:
-        if not isinstance(exc, model_errors()):
-            raise
-        return None, f"no model answered ({exc}); rule edits only"

@@ -12,9 +12,10 @@ from native_host import rewrite as pipeline
 from native_host import settings
 from native_host.host import schema
 from native_host.host.errors import ErrorCode, ProtocolError
-from native_host.host.handlers.context import DEBUG_ENV, Context, current_settings, model_errors
+from native_host.host.handlers.context import DEBUG_ENV, Context, current_settings
 from native_host.host.handlers.texts import target_from_json
 from native_host.models import cost as model_cost
+from native_host.models import unusable_model_errors
 from native_host.rewrite.reply import build_reply
 
 STRENGTHS = ("light", "medium", "strong")
@@ -53,7 +54,7 @@ def rewrite(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
             text, options, on_progress=cost.with_eta(ctx.forward_progress), cancel=ctx.cancel
         )
     except Exception as exc:
-        if isinstance(exc, model_errors()):
+        if isinstance(exc, unusable_model_errors()):
             raise ProtocolError(ErrorCode.model_unavailable, str(exc) or type(exc).__name__) from exc
         raise
     ctx.check_cancelled()
