@@ -29,6 +29,7 @@ BARRIER_PAD = "-" * 48  # longer than any id the strategies below make, so a bar
 TYPES = [
     "hello",
     "analyze",
+    "guide",
     "neutralize",
     "rewrite",
     "cancel",

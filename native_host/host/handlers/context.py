@@ -60,10 +60,21 @@ class Context:
 Handler = Callable[[dict[str, Any], Context], dict[str, Any]]
 
 
+# Where a request runs (server.py): READER answers on the reader thread at once; JOBS queue for the one
+# job worker (the long ones: models, rewrites, writes), LIGHT for the light worker (quick analysis, no
+# model), so a `guide` is answered while a rewrite or alternatives run.
+READER, JOBS, LIGHT = "reader", "jobs", "light"
+WORKER_LANES = (JOBS, LIGHT)
+
+
 @dataclass(frozen=True)
 class Route:
     handler: Handler
-    immediate: bool = False
+    lane: str = JOBS
+
+    @property
+    def immediate(self) -> bool:
+        return self.lane == READER
 
 
 def current_settings() -> dict[str, Any]:
