@@ -46,7 +46,7 @@ function modelName(model) {
   return `model ${model.name}${model.embedded ? " (embedded)" : kind}${fallback}`;
 }
 
-/** hello.model is the rewrite package's model_status() (PROTOCOL.md, `hello`). */
+/** hello.model is native_host.models.choice.status() (PROTOCOL.md, `hello`). */
 function describeModel(model) {
   switch (model.state) {
     case "ready":
