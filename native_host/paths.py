@@ -129,7 +129,7 @@ def delete_together(files: Sequence[Path]) -> list[Path]:
 
 
 # A write that failed for one of these reasons is the user's storage, not a bug: the CLI says it in one
-# line (commands/_io.py `storage`), the host as `storage_error` (host/handlers.py).
+# line (commands/_io.py `storage`), the host as `storage_error` (host/handlers/).
 STORAGE_REASONS = {
     errno.ENOSPC: "no space left on the device",
     errno.EDQUOT: "the disk quota is used up",

@@ -53,7 +53,7 @@ function modelLine(model) {
   return [modelName(model), describeModel(model)].filter(Boolean).join(" · ");
 }
 
-/** hello.model is the rewrite package's model_status() (PROTOCOL.md, `hello`). */
+/** hello.model is native_host.models.choice.status() (PROTOCOL.md, `hello`). */
 function describeModel(model) {
   switch (model.state) {
     case "ready":

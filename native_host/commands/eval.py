@@ -73,7 +73,7 @@ def register(subparsers) -> None:
         action="store_true",
         help="also check the writing guide on the test chunks: Spearman's rho between each sentence's "
         "guide score and each attacker's drop when it is removed, accuracy after removing the guide's "
-        "top 1-3 sentences vs random ones, and a diligent writer who rewrites the top 3 (eval/guide.py)",
+        "top 1-3 sentences vs random ones, and a diligent writer who rewrites the top 3 (eval/guide_vs_attackers.py)",
     )
     parser.add_argument(
         "--guide-replay",

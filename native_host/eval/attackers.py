@@ -47,7 +47,7 @@ class Attacker:
     def probabilities(self, texts: Sequence[str]) -> np.ndarray:
         """The softmax of `decisions` (the logistic regression's own probabilities; for the SVM and
         Cosine Delta a share of their decision values): how sure the attacker is of each candidate,
-        for measuring how much a change of the text moves it (eval/guide.py)."""
+        for measuring how much a change of the text moves it (eval/guide_vs_attackers.py)."""
         d = self.decisions(texts)
         e = np.exp(d - d.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)

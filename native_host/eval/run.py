@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from native_host.eval import guide, naturalness, sentences, stealth
+from native_host.eval import guide_vs_attackers, naturalness, sentences, stealth
 from native_host.eval.attackers import ATTACKERS
 from native_host.eval.corpora import CorpusError, find_corpus, load_manifest, split_corpus
 
@@ -71,7 +71,7 @@ class EvalOptions:
     # an obfuscation detector (eval/stealth.py) tries to tell the rewrites from the originals
     stealth: bool = False
     judge_dir: Path | None = None  # the detector's judge model; None = the rewriting model
-    # does the guide point at the sentences the attackers use? (eval/guide.py; the surrogate of
+    # does the guide point at the sentences the attackers use? (eval/guide_vs_attackers.py; the surrogate of
     # `profile` ranks each chunk's sentences)
     guide: bool = False
     # test chunks per author the diligent writer replays (the first ones; None = all): each costs
@@ -319,7 +319,7 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
             )
         )
         rewritten = []
-        guide_chunks: list[guide.GuideChunk] = []
+        guide_chunks: list[guide_vs_attackers.GuideChunk] = []
         replayed: Counter[str] = Counter()  # author -> chunks the diligent writer replayed
         for k, chunk in enumerate(split.test):
             surrogate = surrogates.get(chunk.author)
@@ -392,7 +392,7 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
             }
         )
         if options.guide:
-            corpus_reports[-1]["guide"] = guide.evaluate_corpus(
+            corpus_reports[-1]["guide"] = guide_vs_attackers.evaluate_corpus(
                 guide_chunks, fitted, seed=options.seed, rewritten=rewritten
             )
     total_seconds = time.perf_counter() - started
@@ -401,7 +401,9 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
     )
     report = _summarize(options, corpus_reports, outcomes, total_seconds)
     if options.guide:
-        report["guide"] = guide.summarize([c["guide"] for c in corpus_reports], alternative_source)
+        report["guide"] = guide_vs_attackers.summarize(
+            [c["guide"] for c in corpus_reports], alternative_source
+        )
     if options.stealth:
         report["stealth"] = _stealth(options, outcomes, language_model, log, judged)
     report["changed_sentences"] = {
@@ -417,7 +419,7 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
 
 def _guide_alternative(
     embedder: Any, language_model: Any, options: EvalOptions
-) -> tuple[guide.Alternative | None, str]:
+) -> tuple[guide_vs_attackers.Alternative | None, str]:
     """How the diligent writer's alternatives are made (and that in words, for the report): what the
     composer offers for one sentence, the search's rule edits confined to it and the language
     model's candidates for it, through every guard. None without the meaning guard's embedder (no
@@ -425,22 +427,24 @@ def _guide_alternative(
     if not options.guide or embedder is None:
         return None, "none (no embedder for the guards)"
     source = "rule edits in the sentence" + (" and the model's candidates" if language_model else "")
-    return guide.offered_alternative(embedder, language_model), source
+    return guide_vs_attackers.offered_alternative(embedder, language_model), source
 
 
-def _guide_chunk(chunk: Any, ident: Any, alternative: guide.Alternative | None, log) -> guide.GuideChunk:
+def _guide_chunk(
+    chunk: Any, ident: Any, alternative: guide_vs_attackers.Alternative | None, log
+) -> guide_vs_attackers.GuideChunk:
     """A test chunk with the guide's ranking of its sentences and the diligent writer's replay."""
-    ranked, families = guide.guide_scores(ident, chunk.text)
+    ranked, families = guide_vs_attackers.guide_scores(ident, chunk.text)
     if alternative is None:
-        return guide.GuideChunk(chunk.author, chunk.text, ranked, families=families)
+        return guide_vs_attackers.GuideChunk(chunk.author, chunk.text, ranked, families=families)
     t = time.perf_counter()
-    diligent, _ = guide.diligent_writer(chunk.text, ident, alternative)
+    diligent, _ = guide_vs_attackers.diligent_writer(chunk.text, ident, alternative)
     scores = (ident.score(chunk.text, False).score, ident.score(diligent, False).score)
     log(
-        f"  guide: {len(ranked)} sentences; the diligent writer's top {guide.TOP_SENTENCES} rewritten in "
+        f"  guide: {len(ranked)} sentences; the diligent writer's top {guide_vs_attackers.DILIGENT_SENTENCES} rewritten in "
         f"{time.perf_counter() - t:.1f} s, identifiability {scores[0]:.2f} → {scores[1]:.2f}"
     )
-    return guide.GuideChunk(chunk.author, chunk.text, ranked, diligent, families, scores)
+    return guide_vs_attackers.GuideChunk(chunk.author, chunk.text, ranked, diligent, families, scores)
 
 
 def _mean(values: list[float | None]) -> float | None:
@@ -598,7 +602,7 @@ def _plot_guide(axes: Any, corpora: list[dict], names: list[str]) -> None:
     """The guide's row: per attacker, accuracy on the original, after removing the guide's top k
     sentences and k random ones (the bar's whisker: the draws' min and max), after the diligent
     writer and after `strong`; the mean Spearman rho per attacker in the title."""
-    k = str(max(guide.REMOVED))
+    k = str(max(guide_vs_attackers.REMOVED))
     for ax, corpus in zip(axes, corpora, strict=True):
         figures = corpus["guide"]["attackers"]
         x = np.arange(len(names))
@@ -608,7 +612,7 @@ def _plot_guide(axes: Any, corpora: list[dict], names: list[str]) -> None:
             ("original", "C0", [figures[n]["original"] for n in names], None),
             (f"guide's top {k} removed", "C3", [figures[n]["removed"][k]["guided"] for n in names], None),
             (
-                f"{k} random removed ({guide.RANDOM_DRAWS} draws, min-max)",
+                f"{k} random removed ({guide_vs_attackers.RANDOM_DRAWS} draws, min-max)",
                 "C7",
                 [r["mean"] for r in random_k],
                 [
@@ -619,7 +623,7 @@ def _plot_guide(axes: Any, corpora: list[dict], names: list[str]) -> None:
         ]
         if all(figures[n].get("diligent") for n in names):  # on the chunks the writer replayed
             replay = [figures[n]["diligent"] for n in names]
-            label = f"diligent writer (top {guide.TOP_SENTENCES} rewritten; the chunks it replayed)"
+            label = f"diligent writer (top {guide_vs_attackers.DILIGENT_SENTENCES} rewritten; the chunks it replayed)"
             bars.append((label, "C2", [d["diligent"] for d in replay], None))
             if all(d["rewritten"] is not None for d in replay):
                 bars.append(("rewritten (same chunks)", "C1", [d["rewritten"] for d in replay], None))
@@ -706,7 +710,7 @@ def format_table(report: dict) -> str:
         lines.append(f"which is the rewrite? A/B pairs for a reader: {report['stealth']['human_check_file']}")
     goals = report["goals"]
     lines.append("goals: " + ", ".join(f"{k}={'yes' if v else 'no'}" for k, v in goals.items()))
-    lines.extend(guide.format_lines(report))
+    lines.extend(guide_vs_attackers.format_lines(report))
     if report.get("rejections_by_guard"):
         lines.append(
             "rejected candidates and search edits by guard: "

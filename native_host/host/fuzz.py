@@ -2,8 +2,9 @@
 bench/fuzz_host.py). Needs hypothesis (the `test` extra); nothing the host runs imports this module.
 
 Each hypothesis example sends 1-8 length-correct frames with random bodies (raw bytes, random JSON,
-near-valid envelopes of every type), then a `neutralize` job as a barrier: jobs run in order, so once
-its reply is in, every earlier frame has been answered. Failures: any non-frame byte on stdout, a
+near-valid envelopes of every type), then a barrier in each worker lane (a `neutralize` in the jobs
+lane, an `analyze` in the light lane; PROTOCOL.md §2): each lane runs in order and the reader answers at
+once, so once both barriers' replies are in, every earlier frame has been answered. Failures: any non-frame byte on stdout, a
 reply that is not a protocol envelope, an `internal_error` (a handler crashed), the process dying, a
 barrier not answered in time, or a frame without exactly one final reply (result or error, or the last
 part) under the id PROTOCOL.md says it gets: its own `id` when the body is a JSON object with a valid
@@ -24,11 +25,14 @@ from hypothesis import strategies as st
 from native_host.host.client import HEADER, HostProcess, host_env
 
 MAX_ID_CHARS = 128  # PROTOCOL.md: an id is a string of 1 to 128 characters
+# One barrier request per worker lane of the host (PROTOCOL.md §2): the jobs lane's, the light lane's.
+BARRIERS = ("neutralize", "analyze")
 BARRIER_PAD = "-" * 48  # longer than any id the strategies below make, so a barrier id is never reused
 
 TYPES = [
     "hello",
     "analyze",
+    "guide",
     "neutralize",
     "rewrite",
     "cancel",
@@ -97,7 +101,7 @@ batches = st.lists(bodies, min_size=1, max_size=8)
 class FuzzStats:
     frames: int = 0
     replies: int = 0  # final replies: one per frame and one per barrier
-    barriers: int = 0
+    barriers: int = 0  # barrier requests: one per worker lane per batch
     errors_by_name: dict[str, int] = field(default_factory=dict)
 
 
@@ -143,11 +147,14 @@ def run_fuzz(examples: int, barrier_timeout: float = 60.0) -> FuzzStats:
                 if not body:
                     host.send_raw(HEADER.pack(0))
             stats.frames += len(batch)
-            stats.barriers += 1
-            barrier = f"barrier-{stats.barriers}{BARRIER_PAD}"
-            host.send("neutralize", {"text": "sync"}, request_id=barrier)
-            reply, _ = host.final(barrier, barrier_timeout)
-            assert reply["type"] in ("result", "error"), reply
+            barrier_replies = []
+            for kind in BARRIERS:
+                stats.barriers += 1
+                barrier = f"barrier-{stats.barriers}{BARRIER_PAD}"
+                host.send(kind, {"text": "sync"}, request_id=barrier)
+                reply, _ = host.final(barrier, barrier_timeout)
+                assert reply["type"] in ("result", "error"), reply
+                barrier_replies.append(reply)
             finals = [m for m in host.other if is_final(m)]
             expected = Counter(reply_id(body) for body in batch)
             answered = Counter(m["id"] for m in finals)
@@ -156,7 +163,7 @@ def run_fuzz(examples: int, barrier_timeout: float = 60.0) -> FuzzStats:
                 "extra": dict(answered - expected),
                 "batch": batch,
             }
-            for message in [*finals, reply]:
+            for message in [*finals, *barrier_replies]:
                 stats.replies += 1
                 if message["type"] == "error":
                     name = message["error"]["name"]

@@ -1,5 +1,8 @@
-"""The request loop: the reader (this thread) parses frames and answers immediate requests; one worker
-thread runs jobs in arrival order. `cancel` sets a job's event; generation checks it between tokens.
+"""The request loop: the reader (this thread) parses frames and answers the READER lane's requests at once;
+two worker threads run the queued ones, each lane in arrival order: the job worker the JOBS lane (one
+at a time: models, rewrites, writes), the light worker the LIGHT lane (`guide`, `analyze`: quick, no
+model), so a guide is answered while a long job runs. `cancel` sets a job's event; generation checks it
+between tokens. Per id the contract holds whatever the lane: progress, then exactly one result or error.
 """
 
 from __future__ import annotations
@@ -8,6 +11,7 @@ import logging
 import math
 import queue
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +21,7 @@ from native_host.host.errors import ErrorCode, ProtocolError
 log = logging.getLogger("native_host.host")
 
 PROGRESS_MESSAGE_CHARS = 500
-WORKER_JOIN_S = 10.0
+WORKER_JOIN_S = 10.0  # at EOF, for all the workers together
 
 
 @dataclass
@@ -35,15 +39,21 @@ class Host:
         self.reader = reader
         self.writer = writer
         self.routes = handlers.routes()
-        self._jobs: queue.Queue[Job | None] = queue.Queue()
-        self._active: dict[str, Job] = {}  # queued or running, by id
+        self._queues: dict[str, queue.Queue[Job | None]] = {
+            lane: queue.Queue() for lane in handlers.WORKER_LANES
+        }
+        self._active: dict[str, Job] = {}  # queued or running, by id, whatever the lane
         self._lock = threading.Lock()
 
     # --- public ---------------------------------------------------------------------------------------
 
     def serve(self) -> int:
-        worker = threading.Thread(target=self._work, name="job-worker", daemon=True)
-        worker.start()
+        workers = [
+            threading.Thread(target=self._work, args=(lane,), name=f"{lane}-worker", daemon=True)
+            for lane in handlers.WORKER_LANES
+        ]
+        for worker in workers:
+            worker.start()
         for item in self.reader:
             if isinstance(item, ProtocolError):
                 log.info("bad frame: %s", item.code.name)
@@ -54,9 +64,16 @@ class Host:
         with self._lock:
             for job in self._active.values():
                 job.cancel.set()
-        self._jobs.put(None)
-        worker.join(WORKER_JOIN_S)
+        for lane_queue in self._queues.values():
+            lane_queue.put(None)
+        deadline = time.monotonic() + WORKER_JOIN_S
+        for worker in workers:
+            worker.join(max(0.0, deadline - time.monotonic()))
         return 0
+
+    def types(self) -> list[str]:
+        """The request types this host answers (`hello.types`)."""
+        return sorted(self.routes)
 
     def cancel(self, target: str) -> bool:
         with self._lock:
@@ -95,7 +112,7 @@ class Host:
                 duplicate = True
             else:
                 duplicate = False
-                waiting = len(self._active)
+                waiting = sum(1 for other in self._active.values() if other.route.lane == route.lane)
                 self._active[request_id] = job
         if duplicate:
             self._send_error(
@@ -105,12 +122,12 @@ class Host:
             return
         if waiting:
             self._progress(request_id, "queued", None, f"waiting for {waiting} earlier job(s)")
-        self._jobs.put(job)
+        self._queues[route.lane].put(job)
 
     # --- worker side --------------------------------------------------------------------------------
 
-    def _work(self) -> None:
-        while (job := self._jobs.get()) is not None:
+    def _work(self, lane: str) -> None:
+        while (job := self._queues[lane].get()) is not None:
             with self._lock:
                 if self._active.get(job.request_id) is not job:
                     continue  # cancelled while queued; already answered

@@ -23,6 +23,7 @@ from native_host.models.cache import (
     load_failure,
     model_status,
     release_engines,
+    unusable_model_errors,
 )
 
 __all__ = [
@@ -33,4 +34,5 @@ __all__ = [
     "load_failure",
     "model_status",
     "release_engines",
+    "unusable_model_errors",
 ]

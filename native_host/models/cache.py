@@ -39,6 +39,15 @@ class ModelUnavailable(RuntimeError):
     """The model cannot be used; the message is the reason shown to the user."""
 
 
+def unusable_model_errors() -> tuple[type[Exception], ...]:
+    """What a model that cannot be used raises when loaded or run: ModelUnavailable and the engine's
+    ModelDirError, EngineError. Imported when asked (after a failure), not at start: importing
+    native_host.engine loads onnxruntime (and it is loaded by then if one of its errors was raised)."""
+    from native_host.engine.errors import EngineError, ModelDirError
+
+    return (ModelUnavailable, ModelDirError, EngineError)
+
+
 @dataclass
 class _Slot:
     state: str = AVAILABLE
@@ -174,7 +183,7 @@ def get_engine(model_dir: Path | None = None, threads: int | None = None) -> Eng
     return cast("Engine", _debug_throttle(engine))  # the debug throttle stands in for the engine it wraps
 
 
-# Tests only: with FANTASMA_HOST_DEBUG=1 (native_host/host/handlers.py), FANTASMA_DEBUG_TOKEN_DELAY_S=0.05
+# Tests only: with FANTASMA_HOST_DEBUG=1 (native_host/host/handlers/context.py), FANTASMA_DEBUG_TOKEN_DELAY_S=0.05
 # makes every generated token take that much longer, so a browser test can watch a long rewrite's
 # progress and cancel it (PROTOCOL.md, `debug.sleep` and the rewrite's debug switches).
 DEBUG_TOKEN_DELAY_ENV = "FANTASMA_DEBUG_TOKEN_DELAY_S"

@@ -1,5 +1,5 @@
 """Which model answers (PROTOCOL.md `hello`, `models`, `rewrite`): which model dir a rewrite runs with,
-what `hello` says about it, and switching; the host (host/handlers.py, host/stdio.py) and `fantasma
+what `hello` says about it, and switching; the host (host/handlers/, host/stdio.py) and `fantasma
 rewrite` call it.
 
 registry.py knows what is installed and what the `model` setting chose; only loading can tell that a

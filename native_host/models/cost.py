@@ -1,5 +1,9 @@
 """What a rewrite costs with each installed model on this computer, measured from the host's own rewrites.
 
+    RewriteCost(active, strength, text)   one rewrite's measure: `with_eta(on_progress)` while it runs,
+                                          `record(result)` when it ends (the host's `rewrite` uses it)
+    cost(name, stamp), estimate(...)      what was measured, for `models`/`hello` and `eta_s`
+
 The host records every medium or strong rewrite that ran to the end with a language model (`record`):
 the seconds the pipeline took, without loading the model, and the words of the text. `cost(name)` gives,
 per strength, the seconds per 100 words over the last `KEEP` such rewrites, apart for the first rewrite
@@ -18,6 +22,7 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from native_host import paths
@@ -34,6 +39,53 @@ NOT_MEASURED = (
     "computer (the host measures each one)"
 )
 _lock = threading.Lock()
+# Models that have answered a rewrite in this process: the first one after start costs more.
+_warm_models: set[str] = set()
+
+
+class RewriteCost:
+    """One rewrite's cost with its model: measured when it finishes (`record`), and, while it runs, the
+    seconds left that the earlier rewrites predict (`with_eta`). `active` is the answering
+    models.registry.Active, None for a light rewrite (no model, nothing measured)."""
+
+    def __init__(self, active: Any, strength: str, text: str) -> None:
+        self.active, self.strength = active, strength
+        self.words = len(text.split())
+        self.first = active is not None and active.model.name not in _warm_models
+        self.started = time.perf_counter()
+        self.expected = (
+            estimate(self._name, self._stamp, strength, self.words, self.first) if active else None
+        )
+
+    @property
+    def _name(self) -> str:
+        return str(self.active.model.name)
+
+    @property
+    def _stamp(self) -> str | None:
+        return self.active.model.install.get("installed_at")
+
+    def with_eta(self, on_progress: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+        """`on_progress` with `eta_s` added: the whole job's estimate from earlier rewrites while it lasts
+        (it counts the edit search after the windows too), else the pipeline's own (the windows' pace)."""
+
+        def forward(event: dict[str, Any]) -> None:
+            if self.expected is not None and event.get("stage") != "done":
+                left = self.expected - (time.perf_counter() - self.started)
+                if left > 0:
+                    event = {**event, "eta_s": left}
+            on_progress(event)
+
+        return forward
+
+    def record(self, result: Any) -> None:
+        """Store the finished rewrite's seconds (model loading excluded); light, cancelled or fallen back
+        to the neutralizer (the model never loaded) is not a measure."""
+        if self.active is None or result.cancelled or "load_s" not in result.timings:
+            return
+        seconds = float(result.timings.get("total_s", 0.0)) - float(result.timings.get("load_s", 0.0))
+        record(self._name, self._stamp, self.strength, self.words, seconds, self.first)
+        _warm_models.add(self._name)
 
 
 def _path():

@@ -4,7 +4,7 @@ the fluency scorer (the same engine, or a judge model in train/select.py) and th
 
     llm_windows.py ─ LanguageModel: encode, render_chat, generate (+ score_texts)
     guards.py, search.py ─ FluencyScorer: score_texts (the fluency guard)
-    llm_windows.py, search.py, pipeline.py, alternatives.py ─ MeaningEmbedder: embed, similarities,
+    llm_windows.py, search.py, pipeline.py, guide/alternatives.py ─ MeaningEmbedder: embed, similarities,
         document_similarity (the meaning guard)
 
 Structural (`typing.Protocol`): the real classes fit without naming these; `_fits` below has mypy

@@ -54,7 +54,7 @@ def score(text: str, use_samples: bool, note: str = PROFILE_OFF) -> dict[str, An
 def guide_of(text: str, use_samples: bool, note: str = PROFILE_OFF) -> dict[str, Any] | None:
     """GuideReport.to_json() of `text` (PROTOCOL.md `guide`) against the same samples as `score`: where the
     composer's guide takes over from the rewrite. None, logged, when there is nothing to score against."""
-    from native_host.style.guide import guide
+    from native_host.guide.analysis import guide
     from native_host.style.identify import Identifiability
     from native_host.style.samples import IdentifyError
 

@@ -3,6 +3,8 @@
     words(text), char3(text), function_words(), PUNCTUATION   (native_host.eval.attackers reads these too)
     DocCounts.from_text(text)        one text's counts: no text, only counts (what is stored and shipped)
     edit_delta(text, start, end, r)  the counts an edit changes, read from the span and its context
+    delta_reach(text, start, end)    the slice of text edit_delta reads for that span, whatever r
+    as_char3_reads(text)             text with its whitespace runs as the char analyzer reads them
     apply_delta(counts, delta)
 
 So the surrogates (surrogates.py) read exactly what the attackers read.
@@ -39,6 +41,12 @@ def words(text: str) -> list[str]:
 def char3(text: str) -> Counter[str]:
     t = _WHITESPACE_RUNS.sub(" ", text.lower())
     return Counter(t[i : i + 3] for i in range(len(t) - 2))
+
+
+def as_char3_reads(text: str) -> str:
+    """`text` with each run of two or more whitespace characters as one space, as char3 reads it (a single
+    whitespace character stays itself: "\\n" is not " ")."""
+    return _WHITESPACE_RUNS.sub(" ", text)
 
 
 def punct(text: str) -> Counter[str]:
@@ -149,6 +157,19 @@ def edit_delta(text: str, start: int, end: int, replacement: str) -> CountsDelta
         len(replacement) - (end - start),
         _signed(punct(replacement), punct(text[start:end])),
     )
+
+
+def delta_reach(text: str, start: int, end: int) -> tuple[int, int]:
+    """(lo, hi): the characters edit_delta(text, start, end, r) reads, whatever r: the 2 characters either
+    side as the char analyzer sees them (a whitespace run is one) and the word the span touches. An edit
+    of a part of text[start:end] reads no further. Two texts whose text[lo:start] and text[end:hi] read
+    alike (as_char3_reads) and whose spans are equal get the same delta for every r."""
+    a, b = start, end
+    while a > 0 and _is_word_char(text[a - 1]):
+        a -= 1
+    while b < len(text) and _is_word_char(text[b]):
+        b += 1
+    return min(a, _context_left(text, start)), max(b, _context_right(text, end))
 
 
 def apply_delta(counts: DocCounts, delta: CountsDelta) -> None:

@@ -2,7 +2,7 @@
 
     sentence_spans(text) -> [(start, end)]   code-point spans, trimmed of whitespace, in reading order
 
-Used by the identifiability report and the guide (identify.py, guide.py), the rewrite's windows
+Used by the identifiability report and the guide (identify.py, native_host/guide/analysis.py), the rewrite's windows
 (rewrite/windows.py) and through them the eval's changed-sentence pairs. A sentence ends at a line
 break (unless it follows "Mr." and the like), or at `.`, `!`, `?` or `…` (a run of them, then any closing quotes or brackets) followed by
 whitespace or the end of the text, except:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Does the guide's ranking agree with the attackers' leave-one-sentence-out drops? (a quick probe)
 
-The agreement part of `fantasma eval --guide` (native_host/eval/guide.py) without the rewrites, so a
+The agreement part of `fantasma eval --guide` (native_host/eval/guide_vs_attackers.py) without the rewrites, so a
 scoring change can be measured in minutes: per test chunk of each corpus, Spearman's rho between the
 guide's per-sentence figure and each real attacker's drop in the true author's probability when that
 sentence is removed; the mean per corpus, then over corpora, per attacker. The attackers are the eval's
@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from native_host.eval.attackers import ATTACKERS
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
-from native_host.eval.guide import spearman, without
+from native_host.eval.guide_vs_attackers import spearman, without
 from native_host.eval.run import parse_corpus_spec, rival_texts, training_texts
-from native_host.style.guide import guide
+from native_host.guide.analysis import guide
 from native_host.style.identify import Identifiability
 
 

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 from native_host.eval.run import DEFAULT_CORPORA, EvalOptions, training_texts
-from native_host.style.guide import guide
+from native_host.guide.analysis import guide
 from native_host.style.identify import Identifiability
 from native_host.style.reasons import keep_words
 

@@ -10,7 +10,7 @@ attackers judge the results against the originals.
     python research/probes/writer_study.py status STUDY            which chunks are open, how far each is
     python research/probes/writer_study.py judge STUDY [--json]    attackers, meaning, levels, sentences used
 
-The writer's view (`show`) is built from the same reply the composer renders (native_host/style/guide.py):
+The writer's view (`show`) is built from the same reply the composer renders (native_host/guide/analysis.py):
 the meter's level in words, every sentence with its share of the give-away in words and percent and its
 reasons, which sentences were changed, and what the last change did to the meter, in the composer's
 words. It never shows a score, an author, a corpus or an attacker. Each author's meter is trained on that
@@ -31,7 +31,7 @@ from typing import Any
 
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 from native_host.eval.run import parse_corpus_spec, training_texts
-from native_host.style.guide import guide
+from native_host.guide.analysis import guide
 from native_host.style.identify import Identifiability
 
 MAX_EDITS = 6

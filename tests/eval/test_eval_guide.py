@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from native_host.cli import main
-from native_host.eval import guide
+from native_host.eval import guide_vs_attackers as guide
 from native_host.eval.attackers import ATTACKERS
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 from native_host.eval.run import _surrogates

@@ -128,7 +128,7 @@ def eval_chunks():
 
 
 def _check_reasons(ident_of, splits) -> int:
-    from native_host.style.guide import guide
+    from native_host.guide.analysis import guide
 
     seen = 0
     for split in splits:
@@ -176,7 +176,7 @@ def test_guide_says_what_a_changed_sentences_new_wording_brought_in() -> None:
     """A sentence rewritten with Hamilton's habits, against his profile: its reasons name first what the
     new wording added ('upon', 'ought'), and only when the request says what the text was."""
     from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
-    from native_host.style.guide import guide
+    from native_host.guide.analysis import guide
     from native_host.style.identify import Identifiability
 
     split = split_corpus(find_corpus("federalist", load_manifest()), 2, 3, 6)

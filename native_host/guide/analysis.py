@@ -38,7 +38,7 @@ from typing import Any
 
 from native_host import wording
 from native_host.style import linkability, reasons
-from native_host.style.counting import PUNCTUATION, CountsDelta, edit_delta
+from native_host.style.counting import PUNCTUATION, CountsDelta, as_char3_reads, delta_reach, edit_delta
 from native_host.style.identify import FAMILIES, Identifiability, TextState, sigmoid
 from native_host.style.sentences import sentence_spans
 
@@ -49,7 +49,6 @@ MIN_REASON_Z = 1e-3  # a word whose removal moves a family by less than this (in
 ATTACKER_WORDS = wording.ATTACKER_WORDS  # each family in words (no family code reaches a reply)
 _WORD = re.compile(r"[a-zà-ÿ]+(?:'[a-z]+)?")
 _MARKS = frozenset(PUNCTUATION)
-_MARGIN = 32  # characters kept either side of a cached sentence (a counts delta reads 2 and the word)
 
 
 @dataclass(frozen=True)
@@ -141,8 +140,9 @@ class GuideCache:
         self.misses += 1
         if len(self.parts) >= self.limit:
             self.parts.clear()
-        # a copy of the sentence and a margin around it, not the text: the cache outlives many texts
-        a, b = max(0, start - _MARGIN), min(len(text), end + _MARGIN)
+        # a copy of the sentence and what its deltas read around it, not the text: the cache outlives
+        # many texts
+        a, b = delta_reach(text, start, end)
         made = _SentenceParts(text[a:b], start - a, end - a, edit_delta(text, start, end, ""))
         self.parts[key] = made
         return made
@@ -243,18 +243,11 @@ def sentence_at(text: str, start: int, end: int) -> int | None:
 
 
 def _context_key(text: str, start: int, end: int) -> tuple[str, str, str]:
-    """The sentence and what a counts delta of it reads around it: the word it may touch and the
-    two characters either side (a whitespace run counts as one, as the char analyzer sees it)."""
-    a = start
-    while a > 0 and (text[a - 1].isalpha() or text[a - 1] == "'"):
-        a -= 1
-    b = end
-    while b < len(text) and (text[b].isalpha() or text[b] == "'"):
-        b += 1
-    left = text[max(0, a - 2) : start]
-    right = text[end : b + 2]
-    # collapse whitespace runs so "x.  Y" and "x. Y" share a key (the counts see one space)
-    return (" ".join(left.split(" ")) if left.strip() else left[-1:], text[start:end], right)
+    """The sentence and what a counts delta of it (or of a word or mark in it) reads around it
+    (counting.delta_reach), that context as the char analyzer reads it: "x.  Y" and "x. Y" share a key
+    (the counts see one space), "x.  Y" and "x!  Y" or "\\n\\nThe" and "\\n\\nAnd" do not."""
+    a, b = delta_reach(text, start, end)
+    return as_char3_reads(text[a:start]), text[start:end], as_char3_reads(text[end:b])
 
 
 def _add(into: CountsDelta, more: CountsDelta) -> None:

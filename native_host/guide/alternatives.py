@@ -73,7 +73,7 @@ class Alternative:
 
 def check_span(text: str, start: int, end: int) -> None:
     """AlternativesError unless text[start:end] is exactly one sentence of the text (the guide's)."""
-    from native_host.style.guide import sentence_at
+    from native_host.guide.analysis import sentence_at
 
     if not (0 <= start < end <= len(text)):
         raise AlternativesError(f"start and end must satisfy 0 <= start < end <= {len(text)}")

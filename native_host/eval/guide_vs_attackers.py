@@ -9,7 +9,7 @@ the chunk's author, trained on that author's training chunks with --profile):
   the true author's probability when that sentence alone is removed; the mean per attacker;
 - removal: each attacker's accuracy after removing the k sentences the guide ranks highest, against
   removing k sentences drawn at random (RANDOM_DRAWS draws; their mean and spread);
-- the diligent writer: the best alternative accepted in each of the guide's top TOP_SENTENCES
+- the diligent writer: the best alternative accepted in each of the guide's top DILIGENT_SENTENCES
   sentences, the attackers' accuracy on the result (the eval sets it beside `strong`).
 
 Removing a sentence stands in for the writer rewriting it: it is the most a rewrite of that sentence
@@ -28,7 +28,7 @@ from native_host.eval.attackers import Attacker
 
 REMOVED = (1, 2, 3)  # k: how many of a chunk's sentences are removed
 RANDOM_DRAWS = 20
-TOP_SENTENCES = 3  # the diligent writer rewrites this many, most give-away first
+DILIGENT_SENTENCES = 3  # the diligent writer rewrites this many, most give-away first
 GOAL_SPEARMAN = 0.5
 MIN_SENTENCES = 3  # a chunk with fewer has no rank correlation worth the name
 
@@ -37,7 +37,7 @@ Sentence = tuple[int, int, float]  # (start, end, the guide's score), code-point
 
 def guide_ranking(ident: Any, text: str) -> list[Sentence]:
     """The guide's sentences of `text` in reading order, each with its score: its `weight`, what the
-    guide ranks and shades by (style/guide.py: each attacker family's change when the sentence is left
+    guide ranks and shades by (guide/analysis.py: each attacker family's change when the sentence is left
     out, over its spread across the text's sentences, summed)."""
     return guide_scores(ident, text)[0]
 
@@ -45,7 +45,7 @@ def guide_ranking(ident: Any, text: str) -> list[Sentence]:
 def guide_scores(ident: Any, text: str) -> tuple[list[Sentence], list[dict[str, float]]]:
     """`guide_ranking`, and each sentence's contribution per surrogate family (the family codes are
     the attackers' names: each family imitates the attacker of its name)."""
-    from native_host.style.guide import guide
+    from native_host.guide.analysis import guide
 
     scored = guide(ident, text).sentences
     return [(s.start, s.end, s.weight) for s in scored], [dict(s.families) for s in scored]
@@ -115,7 +115,7 @@ class _Batch:
         return len(self.texts) - 1
 
 
-def _spread(values: Sequence[float]) -> dict[str, float]:
+def _distribution(values: Sequence[float]) -> dict[str, float]:
     v = np.asarray(values, dtype=np.float64)
     return {"mean": float(v.mean()), "std": float(v.std()), "min": float(v.min()), "max": float(v.max())}
 
@@ -178,7 +178,7 @@ def evaluate_corpus(
             "removed": {
                 str(k): {
                     "guided": accuracy(guided[k]),
-                    "random": _spread([accuracy(rows) for rows in drawn[k]]),
+                    "random": _distribution([accuracy(rows) for rows in drawn[k]]),
                 }
                 for k in REMOVED
             },
@@ -237,7 +237,7 @@ def summarize(corpora: Sequence[dict], top_source: str) -> dict:
         "method": {
             "removed": list(REMOVED),
             "random_draws": RANDOM_DRAWS,
-            "top_sentences": TOP_SENTENCES,
+            "top_sentences": DILIGENT_SENTENCES,
             "min_sentences_for_spearman": MIN_SENTENCES,
             "diligent_alternatives": top_source,
             "note": "removing a sentence stands in for the writer rewriting it",
@@ -257,12 +257,12 @@ Alternative = Callable[[str, int, int, Any], str | None]
 
 
 def diligent_writer(text: str, ident: Any, best_alternative: Alternative) -> tuple[str, list[Sentence]]:
-    """The guide's top TOP_SENTENCES sentences of `text`, and the text after the writer accepts the
+    """The guide's top DILIGENT_SENTENCES sentences of `text`, and the text after the writer accepts the
     best alternative offered for each (`best_alternative(text, start, end, ident)` → the whole text
     with that sentence replaced, or None when nothing is offered). The sentences are rewritten from
     the last to the first, so the offsets of the ones still to do stay valid."""
     sentences = guide_ranking(ident, text)
-    top = [sentences[i] for i in top_sentences(sentences, TOP_SENTENCES)]
+    top = [sentences[i] for i in top_sentences(sentences, DILIGENT_SENTENCES)]
     current = text
     for start, end, _ in sorted(top, key=lambda s: -s[0]):
         current = best_alternative(current, start, end, ident) or current
@@ -270,10 +270,10 @@ def diligent_writer(text: str, ident: Any, best_alternative: Alternative) -> tup
 
 
 def offered_alternative(embedder: Any, engine: Any = None) -> Alternative:
-    """The best alternative the guide offers for one sentence (rewrite/alternatives.py: the search's
+    """The best alternative the guide offers for one sentence (guide/alternatives.py: the search's
     rule edits confined to the sentence, and with `engine` the model's candidates for it, each through
     every guard): the one that lowers the text's score most."""
-    from native_host.rewrite.alternatives import AlternativesError, sentence_alternatives
+    from native_host.guide.alternatives import AlternativesError, sentence_alternatives
 
     def best(text: str, start: int, end: int, ident: Any) -> str | None:
         try:
@@ -336,7 +336,7 @@ def format_lines(report: dict) -> list[str]:
         strength = report.get("options", {}).get("strength", "")
         lines.append(
             f"diligent writer: the best alternative ({guide['method']['diligent_alternatives']}) accepted in "
-            f"each of the guide's top {TOP_SENTENCES} sentences"
+            f"each of the guide's top {DILIGENT_SENTENCES} sentences"
         )
         lines.append(
             f"{'corpus':<22} {'attacker':<15} {'chunks':>6} {'original':>9} {'diligent':>9} {strength:>10}"
