@@ -61,7 +61,7 @@ HABIT_WORDS = {
 # word of the subject (issue 43). `{writers}` is WRITERS; rates are per 1,000 words (words) or per 100
 # words (marks).
 WRITERS = "writers in general"
-REASON_WORD = "'{word}' {times} here: you use it more than {writers} ({yours} against {theirs} per 1,000 words); {instead}"
+REASON_WORD = "'{word}' {times} in this text: you use it more than {writers} ({yours} against {theirs} per 1,000 words); {instead}"
 REASON_INSTEAD = "others write '{other}'"
 REASON_FEWER = "use it less or rephrase"
 TIMES = ("once", "twice", "{n} times")  # how often a word occurs in the text

@@ -11,7 +11,14 @@ from native_host.style import reasons
 from native_host.style.reasons import Keep, Writers, explain, keep_words, text_figures
 
 QUOTED = re.compile(r"'([^' ]+(?:'[a-z]+)?)'")
-DIRECTION = re.compile(r"others write|use it less|use fewer|join some|split it|subject itself")
+# what a reason tells the writer to do: what else people write, fewer, shorter or longer sentences, how
+# else to say it (data/connectives.tsv), or that the subject is what is left
+DIRECTION = re.compile(
+    "|".join(
+        ["others write", "use it less", "use fewer", "join some", "split it", "subject itself"]
+        + [re.escape(how) for _, how in reasons.connectives().values() if how]
+    )
+)
 
 OIL = (
     "The price of oil rose again this winter. Upon reflection we believe that oil and gas must be "
