@@ -209,6 +209,8 @@ def _word_reason(word: str, keep: Keep, figures: TextFigures, writers: Writers) 
     other, how = connectives().get(word, ("", ""))
     if other and any(w in keep for w in words(other)):
         other = ""
+    if count == 1 and not other and not how:  # "use it less" of a word used once says nothing to do
+        return None
     instead = wording.REASON_INSTEAD.format(other=other) if other else how or wording.REASON_FEWER
     return wording.REASON_WORD.format(
         word=word,
@@ -241,8 +243,8 @@ def _mark_reason(mark: str, sentence_words: int, figures: TextFigures, writers: 
         return None
     return wording.REASON_MARK.format(
         marks=wording.MARK_WORDS.get(mark, mark),
-        yours=f"{yours:.1f}",
-        theirs=f"{theirs:.1f}",
+        yours=_rate(yours),
+        theirs=_rate(theirs),
         writers=wording.WRITERS,
     )
 
