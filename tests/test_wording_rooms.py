@@ -54,7 +54,14 @@ def test_the_composers_english_is_in_locales_and_every_key_it_asks_for_exists() 
     js = (ROOT / "extension/composer/composer.js").read_text(encoding="utf-8")
     english = [s for s in _code_strings(js) if PHRASE.search(re.sub(r"\$\{[^}]*\}", "", s))]
     assert english == [], english
-    messages = json.loads((ROOT / "extension/_locales/en/messages.json").read_text(encoding="utf-8"))
+
+    def no_twice(pairs: list[tuple[str, object]]) -> dict[str, object]:
+        keys = [k for k, _ in pairs]
+        assert len(keys) == len(set(keys)), sorted({k for k in keys if keys.count(k) > 1})
+        return dict(pairs)
+
+    text = (ROOT / "extension/_locales/en/messages.json").read_text(encoding="utf-8")
+    messages = json.loads(text, object_pairs_hook=no_twice)
     asked = set(re.findall(r"\bt\(\s*\"(composer\w+)\"", js)) | set(re.findall(r"\"(composer\w+)\"", js))
     assert asked and asked <= set(messages), sorted(asked - set(messages))
     for key in asked:  # every placeholder the message names is declared

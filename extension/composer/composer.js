@@ -480,7 +480,7 @@ function init() {
       t("composerPrivacyNoField");
   } else {
     $("target").textContent = targetPhrase();
-    document.title = t("composerTitle", targetPhrase());
+    document.title = t("composerTitleFor", targetPhrase());
   }
   $("insert").textContent = t("composerInsert");
   $("draft").addEventListener("input", onDraftInput);
