@@ -78,10 +78,8 @@ REASON_SUBJECT = (
 GUIDE_SAMPLES = ("your writing samples", "your {n} writing sample", "your {n} writing samples")
 GUIDE_AND_NAMED = " and {k} {people} you named"  # PERSON / PEOPLE below
 GUIDE_NO_SAMPLES_YET = " (no samples yet)"  # after WRITERS in typicality mode without samples
-REASON_NEW = (
-    "your new wording brought in {reason}"  # the sentence changed since the text the request compares
-)
-AND = " and "
+# a sentence changed since the text the request compares with (`previous`): what its new wording added
+REASON_NEW = "your new wording brought this in: {reason}"
 # Punctuation marks (native_host/style/counting.py PUNCTUATION) by name.
 MARK_WORDS = {
     ".": "full stops",

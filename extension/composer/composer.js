@@ -235,10 +235,10 @@ function comparedWords(report) {
 }
 
 function sentenceLabel(text, sentence, index, rank) {
-  const reasons = (sentence.reasons ?? []).join("; ");
+  const reasons = (sentence.reasons ?? []).join(". ");
   const ranked = rank >= 0 ? t("composerRanked", rank + 1) : "";
   const said = excerpt(text.slice(sentence.start, sentence.end));
-  const why = reasons ? `; ${reasons}` : "";
+  const why = reasons ? `. ${reasons}` : "";
   return t("composerSentenceLabel", index + 1, ranked, shareWords(sentence.share), percent(sentence.share), why, said);
 }
 
@@ -256,7 +256,7 @@ function renderSentences(text, sentences, top) {
     const span = el("span", {
       className: "sentence",
       tabIndex: index === Math.min(focusIndex, sentences.length - 1) ? 0 : -1, // one tab stop: arrows move
-      title: (sentence.reasons ?? []).join("; "),
+      title: (sentence.reasons ?? []).join("\n"),
     });
     span.dataset.index = String(index);
     span.setAttribute("role", "button");
@@ -292,11 +292,12 @@ function renderTop(text, sentences, top) {
       button.dataset.index = String(index);
       const changed = isChanged(text, sentence);
       const why = [t("composerTopWhy", shareWords(sentence.share), percent(sentence.share))];
-      if (sentence.reasons?.length) why.push(sentence.reasons.join("; "));
       if (sentence.feeds?.length && sentence.share > 0) why.push(t("composerFeeds", sentence.feeds.join(", ")));
       const item = el("li", { className: changed ? "changed" : "" }, button);
       if (changed) item.append(el("span", { className: "changed-mark", textContent: t("composerChangedMark") }));
-      item.append(el("span", { className: "why", textContent: why.join(". ") }));
+      // one line per reason: a reason holds a ";" of its own ("…; others write 'on'")
+      const reasons = el("ul", { className: "reasons" }, ...(sentence.reasons ?? []).map((r) => el("li", { textContent: r })));
+      item.append(el("span", { className: "why", textContent: why.join(". ") }), reasons);
       item.value = index + 1; // the number is the sentence's place in the text
       return item;
     }),

@@ -160,14 +160,16 @@ def guide(
     as it was (a changed sentence's reasons then say what its new wording brought in); `terms`: the
     user's protected terms (never named in a reason, as names, numbers and the subject are not)."""
     cache = cache if cache is not None else GuideCache()
-    said = _Said(
-        reasons.keep_words(text, terms), reasons.text_figures(text), reasons.writers_figures(ident.population)
-    )
     state = ident.state(text)
     zs = state.zs()
     probs = {f: sigmoid(z) for f, z in zs.items()}
     score = sum(probs.values()) / len(probs)
     spans = sentence_spans(text)
+    said = _Said(
+        reasons.keep_words(text, terms, spans),
+        reasons.text_figures(text, spans),
+        reasons.writers_figures(ident.population),
+    )
     raw: list[tuple[int, int, dict[str, float], dict[str, float], _SentenceParts]] = []
     for s, e in spans:
         parts = cache.get(text, s, e)

@@ -20,7 +20,8 @@ with a direction, and never what the writer must keep:
   never named at all: rewording the words that carry the subject changes what is said.
 
 What a reason may name: a small word or connective the text uses more than writers in general (with what
-else people write, `connectives.tsv`, or "use it less"); a punctuation mark the text uses more than they
+else people write or how else to say it, `connectives.tsv`, else "use it less"; never an article or a
+form of "be", "have", "do", `unnamed_words.txt`); a punctuation mark the text uses more than they
 do (its rate against theirs); short sentences (full stops) or a long sentence (commas). When what a
 family reads most in the sentence is what the writer keeps, the reason says so instead of naming words.
 With the text as it was before (`brought_in`), a changed sentence's reason points at what the new
@@ -34,7 +35,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from native_host import wording
 from native_host.style import data
@@ -60,15 +61,21 @@ def small_words() -> frozenset[str]:
 
 
 @cache
-def connectives() -> dict[str, str]:
-    """word -> what else people write (`data/connectives.tsv`)."""
-    return {row[0]: row[1] for row in data.tsv("connectives.tsv") if len(row) >= 2}
+def connectives() -> dict[str, tuple[str, str]]:
+    """word -> (what else people write, or how else to say it) (`data/connectives.tsv`)."""
+    return {
+        row[0]: (row[1], row[2] if len(row) > 2 else "")
+        for row in data.tsv("connectives.tsv")
+        if len(row) >= 2
+    }
 
 
+@lru_cache(maxsize=65536)
 def is_small(word: str) -> bool:
     return word in small_words() or word.split("'")[0] in small_words()
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude stem, enough to see that a text repeats a word ("oil"/"oils", "railroad"/"railroads")."""
     w = word.split("'")[0]
@@ -95,10 +102,10 @@ class Keep:
         return word in self.names or word in self.numbers or word in self.subject
 
 
-def keep_words(text: str, terms: Sequence[str] = ()) -> Keep:
+def keep_words(text: str, terms: Sequence[str] = (), spans: Sequence[tuple[int, int]] | None = None) -> Keep:
     """The names, number words and subject words of `text` (module docstring); `terms`: the user's
-    protected terms, kept as names."""
-    starts = [s for s, _ in sentence_spans(text)]
+    protected terms, kept as names; `spans`: the text's sentences when already split."""
+    starts = [s for s, _ in (sentence_spans(text) if spans is None else spans)]
     capital_inside: set[str] = set()
     lower_seen: set[str] = set()
     for m in re.finditer(r"[A-Za-zÀ-ÿ]+(?:'[A-Za-z]+)?", text):
@@ -140,9 +147,9 @@ class TextFigures:
     mean_sentence: float
 
 
-def text_figures(text: str) -> TextFigures:
+def text_figures(text: str, spans: Sequence[tuple[int, int]] | None = None) -> TextFigures:
     counted = Counter(words(text))
-    lengths = [len(words(text[s:e])) for s, e in sentence_spans(text)]
+    lengths = [len(words(text[s:e])) for s, e in (sentence_spans(text) if spans is None else spans)]
     lengths = [n for n in lengths if n]
     mean = sum(lengths) / len(lengths) if lengths else 0.0
     return TextFigures(sum(counted.values()), counted, Counter(ch for ch in text if ch in MARKS), mean)
@@ -199,10 +206,12 @@ def _word_reason(word: str, keep: Keep, figures: TextFigures, writers: Writers) 
     theirs = writers.word_rate(word)
     if count == 0 or yours <= theirs:  # no direction to give: the text does not use it more than they do
         return None
-    other = connectives().get(word)
-    if other and any(w in keep for w in other.split()):
-        other = None
-    instead = wording.REASON_INSTEAD.format(other=other) if other else wording.REASON_FEWER
+    other, how = connectives().get(word, ("", ""))
+    if other and any(w in keep for w in words(other)):
+        other = ""
+    if count == 1 and not other and not how:  # "use it less" of a word used once says nothing to do
+        return None
+    instead = wording.REASON_INSTEAD.format(other=other) if other else how or wording.REASON_FEWER
     return wording.REASON_WORD.format(
         word=word,
         times=_times(count),
@@ -234,8 +243,8 @@ def _mark_reason(mark: str, sentence_words: int, figures: TextFigures, writers: 
         return None
     return wording.REASON_MARK.format(
         marks=wording.MARK_WORDS.get(mark, mark),
-        yours=f"{yours:.1f}",
-        theirs=f"{theirs:.1f}",
+        yours=_rate(yours),
+        theirs=_rate(theirs),
         writers=wording.WRITERS,
     )
 
@@ -269,7 +278,7 @@ def explain(
                 continue
             if token in MARKS:
                 reason = _mark_reason(token, n_words, figures, writers)
-            elif is_small(token):
+            elif is_small(token) and token not in data.words("unnamed_words.txt"):
                 reason = _word_reason(token, keep, figures, writers)
             else:
                 reason = None  # a content word: never named (changing it changes what is said)

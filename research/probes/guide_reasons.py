@@ -34,10 +34,17 @@ from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 from native_host.eval.run import DEFAULT_CORPORA, EvalOptions, training_texts
 from native_host.guide.analysis import guide
 from native_host.style.identify import Identifiability
-from native_host.style.reasons import keep_words
+from native_host.style.reasons import connectives, keep_words
 
 QUOTED = re.compile(r"'([^' ]+(?:'[a-z]+)?)'")
-DIRECTION = re.compile(r"others write|use it less|use fewer|join some|split it|subject itself", re.I)
+# what a reason tells the writer to do (the new reasons' directions; the old reasons say none of these)
+DIRECTION = re.compile(
+    "|".join(
+        ["others write", "use it less", "use fewer", "join some", "split it", "subject itself"]
+        + [re.escape(how) for _, how in connectives().values() if how]
+    ),
+    re.I,
+)
 
 
 def classify(reason: str, keep) -> dict[str, bool]:

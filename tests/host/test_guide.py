@@ -109,9 +109,9 @@ def test_guide_scores_relate_to_the_score_and_the_writers_own_habits_rank_first(
     # With the text as it was (`previous`), the changed sentence's reasons say what its new wording brought in.
     was = " ".join([*PLAIN[:3], *PLAIN[3:]])
     again = host.result("guide", {"text": text, "previous": was}, timeout=60)
-    assert again["sentences"][again["top"][0]]["reasons"][0].startswith("your new wording brought in '"), (
-        again
-    )
+    assert again["sentences"][again["top"][0]]["reasons"][0].startswith(
+        "your new wording brought this in: '"
+    ), again
 
     # A sentence typed in: the reply is for the new text (the host's cache keeps only counts).
     longer = text + " Then we went home."

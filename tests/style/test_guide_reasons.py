@@ -11,7 +11,14 @@ from native_host.style import reasons
 from native_host.style.reasons import Keep, Writers, explain, keep_words, text_figures
 
 QUOTED = re.compile(r"'([^' ]+(?:'[a-z]+)?)'")
-DIRECTION = re.compile(r"others write|use it less|use fewer|join some|split it|subject itself")
+# what a reason tells the writer to do: what else people write, fewer, shorter or longer sentences, how
+# else to say it (data/connectives.tsv), or that the subject is what is left
+DIRECTION = re.compile(
+    "|".join(
+        ["others write", "use it less", "use fewer", "join some", "split it", "subject itself"]
+        + [re.escape(how) for _, how in reasons.connectives().values() if how]
+    )
+)
 
 OIL = (
     "The price of oil rose again this winter. Upon reflection we believe that oil and gas must be "
@@ -99,7 +106,7 @@ def test_a_changed_sentence_says_what_its_new_wording_brought_in() -> None:
     assert {"whilst", "shall", ","} <= new and "start" not in new
     ranked = {"char3": ["monday", "start", "shall", "whilst"]}
     said = explain(ranked, ["char3"], sentence, keep_words(after), text_figures(after), WRITERS, new)
-    assert said[0].startswith("your new wording brought in 'shall'"), said
+    assert said[0].startswith("your new wording brought this in: 'shall'"), said
     assert reasons.brought_in("The plan works.", before) == frozenset()
 
 
@@ -196,7 +203,9 @@ def test_guide_says_what_a_changed_sentences_new_wording_brought_in() -> None:
     after = " ".join([*plain[:2], stuffed, *plain[2:]])
     report = guide(ident, after, previous=before)
     changed = next(s for s in report.sentences if after[s.start : s.end] == stuffed)
-    assert changed.reasons and changed.reasons[0].startswith("your new wording brought in '"), changed.reasons
+    assert changed.reasons and changed.reasons[0].startswith("your new wording brought this in: '"), (
+        changed.reasons
+    )
     assert not any(
         r.startswith("your new wording") for s in report.sentences if s is not changed for r in s.reasons
     )

@@ -160,6 +160,14 @@ def test_chromium_typing_guides_the_top_sentence_offers_alternatives_and_insert_
     expect(composer.locator("#top .top-sentence").first).to_contain_text(
         TEXT[top["start"] : top["end"]].strip()
     )
+    # Its reasons in the host's words, one line each (a reason holds a ";" of its own); the composer sent
+    # the text of its last reply as `previous`, so a reason may say what the new wording brought in.
+    want = report["sentences"][report["top"][0]]["reasons"]
+    assert want and "'whilst'" in want[0] and "others write 'while'" in want[0], want
+    reasons = composer.locator("#top > li").first.locator(".reasons li")
+    expect(reasons).to_have_count(len(want))
+    got = reasons.all_inner_texts()
+    assert [r.removeprefix("your new wording brought this in: ") for r in got] == want, got
 
     # A click on the top sentence (the shaded span marked 1) offers its alternatives, with their effect.
     composer.locator("#sentences .sentence", has=composer.locator("sup", has_text="1")).click()
