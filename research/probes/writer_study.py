@@ -194,6 +194,11 @@ def judge(study: Path) -> dict[str, Any]:
     truth = [c["author"] for c in chunks]
     reached = [c for c in chunks if c["steps"] and c["steps"][-1]["level_after"] == "unlikely"]
     embedder = _embedder(EvalOptions())
+    if embedder is None:  # no `fantasma setup` on this machine: the same model, exported into the study
+        from export.bert import export_default_embedder
+        from native_host.engine.embedder import Embedder
+
+        embedder = Embedder(export_default_embedder(study / "embedder" / "all-minilm-l6-v2").parent)
     sims = []
     for c in chunks:
         a, b = embedder.encode([c["original"], c["text"]])
