@@ -200,9 +200,8 @@ def judge(study: Path) -> dict[str, Any]:
 
         embedder = Embedder(export_default_embedder(study / "embedder" / "all-minilm-l6-v2").parent)
     sims = []
-    for c in chunks:
-        a, b = embedder.encode([c["original"], c["text"]])
-        sims.append(float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b))))
+    for c in chunks:  # as `fantasma eval` measures meaning kept: the document similarity
+        sims.append(float(embedder.document_similarity(c["original"], c["text"])))
     rows = {}
     for cls in found:
         attacker = cls().fit(texts, authors)
