@@ -175,9 +175,26 @@ def undo(study: Path, cid: str) -> None:
     print(view(study, chunk))
 
 
+def _outcome(study: Path, chunk: dict[str, Any]) -> tuple[str, int, str]:
+    """(the writer's text, edits, its level) as the meter levels it now (native_host/style/linkability.py):
+    the text after the first edit whose score the meter now puts at "unlikely" (a writer stops there),
+    else after the last edit. Scores are kept per step, so a run is judged again under new levels."""
+    from native_host.style import linkability
+
+    steps = chunk["steps"]
+    for k, step in enumerate(steps):
+        if linkability.level(step["score_after"]) == "unlikely":
+            text = steps[k + 1]["text_before"] if k + 1 < len(steps) else chunk["text"]
+            return text, k + 1, "unlikely"
+    if steps:
+        return chunk["text"], len(steps), linkability.level(steps[-1]["score_after"])
+    return chunk["text"], 0, _report(study, chunk, chunk["text"])["level"]
+
+
 def judge(study: Path) -> dict[str, Any]:
     """Each attacker of `fantasma eval` trained on the training chunks, on the originals and on the
-    writers' texts; meaning by the eval's embedder; levels and edits."""
+    writers' texts (overall and by the level the meter gives each written text); meaning by the eval's
+    document similarity; how many reached "unlikely" and with how many edits."""
     import numpy as np
 
     from native_host.eval import attackers as attacker_module
@@ -185,55 +202,56 @@ def judge(study: Path) -> dict[str, Any]:
 
     state = _load(study)
     chunks = state["chunks"]
+    outcomes = [_outcome(study, c) for c in chunks]
     texts = [t["text"] for t in state["train"]]
     authors = [t["author"] for t in state["train"]]
-    names = [
-        n for n in ("CharNgramAttacker", "CosineDeltaAttacker", "FunctionWordAttacker", "WriteprintsAttacker")
+    found = [
+        cls
+        for cls in vars(attacker_module).values()
+        if isinstance(cls, type) and issubclass(cls, attacker_module.Attacker) and cls.name
     ]
-    found = [getattr(attacker_module, n) for n in names if hasattr(attacker_module, n)]
     truth = [c["author"] for c in chunks]
-    reached = [c for c in chunks if c["steps"] and c["steps"][-1]["level_after"] == "unlikely"]
     embedder = _embedder(EvalOptions())
     if embedder is None:  # no `fantasma setup` on this machine: the same model, exported into the study
         from export.bert import export_default_embedder
         from native_host.engine.embedder import Embedder
 
         embedder = Embedder(export_default_embedder(study / "embedder" / "all-minilm-l6-v2").parent)
-    sims = []
-    for c in chunks:  # as `fantasma eval` measures meaning kept: the document similarity
-        sims.append(float(embedder.document_similarity(c["original"], c["text"])))
-    rows = {}
+    sims = [
+        float(embedder.document_similarity(c["original"], o[0]))
+        for c, o in zip(chunks, outcomes, strict=True)
+    ]
+    levels = sorted({o[2] for o in outcomes})
+    rows: dict[str, Any] = {}
     for cls in found:
         attacker = cls().fit(texts, authors)
-        rows[attacker.name] = {
-            "original": attacker.accuracy([c["original"] for c in chunks], truth),
-            "written": attacker.accuracy([c["text"] for c in chunks], truth),
-            "original_where_unlikely": attacker.accuracy(
-                [c["original"] for c in reached], [c["author"] for c in reached]
-            ),
-            "written_where_unlikely": attacker.accuracy(
-                [c["text"] for c in reached], [c["author"] for c in reached]
-            ),
+        originals = attacker.predict([c["original"] for c in chunks])
+        written = attacker.predict([o[0] for o in outcomes])
+        row: dict[str, Any] = {
+            "original": float(np.mean([p == a for p, a in zip(originals, truth, strict=True)])),
+            "written": float(np.mean([p == a for p, a in zip(written, truth, strict=True)])),
         }
+        for level in levels:
+            at = [i for i, o in enumerate(outcomes) if o[2] == level]
+            row[f"written_at_{level}"] = float(np.mean([written[i] == truth[i] for i in at]))
+        rows[attacker.name] = row
+    reached = [i for i, o in enumerate(outcomes) if o[2] == "unlikely"]
     words = [
-        sum(1 for a, b in zip(c["original"].split(), c["text"].split(), strict=False) if a != b)
+        sum(1 for a, b in zip(c["original"].split(), o[0].split(), strict=False) if a != b)
         / max(1, len(c["original"].split()))
-        for c in chunks
+        for c, o in zip(chunks, outcomes, strict=True)
     ]
     return {
         "corpus": state["corpus"],
         "authors": len(state["authors"]),
         "chance": 1 / len(state["authors"]),
         "chunks": len(chunks),
+        "levels": {level: sum(1 for o in outcomes if o[2] == level) for level in levels},
         "reached_unlikely": len(reached),
-        "edits_mean": float(np.mean([len(c["steps"]) for c in chunks])),
-        "edits_to_unlikely_mean": float(np.mean([len(c["steps"]) for c in reached])) if reached else None,
+        "edits_mean": float(np.mean([o[1] for o in outcomes])),
+        "edits_to_unlikely_mean": float(np.mean([outcomes[i][1] for i in reached])) if reached else None,
         "meaning_mean": float(np.mean(sims)),
-        "meaning_mean_where_unlikely": float(
-            np.mean([s for s, c in zip(sims, chunks, strict=True) if c in reached])
-        )
-        if reached
-        else None,
+        "meaning_mean_where_unlikely": float(np.mean([sims[i] for i in reached])) if reached else None,
         "words_changed_mean": float(np.mean(words)),
         "attackers": rows,
     }
