@@ -92,7 +92,7 @@ MARK_WORDS = {
     '"': "double quotes",
     "(": "brackets",
     ")": "brackets",
-    "-": "hyphens",
+    "-": "hyphens (a '--' dash counts as two)",
     "—": "dashes",
     "–": "dashes",
     "…": "ellipses",

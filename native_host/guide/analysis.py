@@ -44,6 +44,7 @@ from native_host.style.sentences import sentence_spans
 
 TOP_SENTENCES = 3  # the sentences the guide names first
 MAX_REASONS = reasons.MAX_REASONS  # per sentence (style/reasons.py says them)
+MIN_REASON_SHARE = 0.005  # below this a sentence's share is shown as 0%: no reasons for it
 MIN_REASON_Z = 1e-3  # a word whose removal moves a family by less than this (in z) is no reason
 
 ATTACKER_WORDS = wording.ATTACKER_WORDS  # each family in words (no family code reaches a reply)
@@ -191,17 +192,18 @@ def guide(
     sentences = []
     for (s, e, fam, dz, parts), weight in zip(raw, weights, strict=True):
         fed = _fed({f: dz[f] / spread[f] for f in zs})
+        share = max(0.0, weight) / positive if positive > 0 else 0.0
         sentences.append(
             SentenceScore(
                 start=s,
                 end=e,
                 contribution=sum(fam.values()) / len(fam),
                 weight=weight,
-                share=max(0.0, weight) / positive if positive > 0 else 0.0,
+                share=share,
                 families=fam,
                 feeds=[ATTACKER_WORDS[f] for f in fed],
                 reasons=_said(_cached_ranking(ident, state, zs, parts, fed), fed, text, s, e, said, previous)
-                if weight > 0
+                if share >= MIN_REASON_SHARE  # a sentence shown as "0%" gets no reasons to act on
                 else [],
             )
         )

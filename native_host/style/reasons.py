@@ -198,13 +198,18 @@ def _times(n: int) -> str:
     return once if n == 1 else twice if n == 2 else more.format(n=n)
 
 
+MORE = 1.15  # a rate this many times theirs, or more, is "more than" theirs: below, no direction to give
+
+
 def _word_reason(word: str, keep: Keep, figures: TextFigures, writers: Writers) -> str | None:
     if not figures.n_words:
         return None
     count = figures.words.get(word, 0)
     yours = count / figures.n_words * 1000.0
     theirs = writers.word_rate(word)
-    if count == 0 or yours <= theirs:  # no direction to give: the text does not use it more than they do
+    # No direction to give where the text does not use it clearly more than they do, nor where the two
+    # rates read the same as shown ("54 against 54": the writer study's readers took it for a mistake).
+    if count == 0 or yours < MORE * theirs or _rate(yours) == _rate(theirs):
         return None
     other, how = connectives().get(word, ("", ""))
     if other and any(w in keep for w in words(other)):
@@ -239,7 +244,7 @@ def _mark_reason(mark: str, sentence_words: int, figures: TextFigures, writers: 
     if theirs is None or not figures.n_words:
         return None
     yours = figures.marks.get(mark, 0) / figures.n_words * 100.0
-    if yours <= theirs:
+    if yours < MORE * theirs or _rate(yours) == _rate(theirs):
         return None
     return wording.REASON_MARK.format(
         marks=wording.MARK_WORDS.get(mark, mark),

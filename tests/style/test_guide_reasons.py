@@ -210,3 +210,20 @@ def test_guide_says_what_a_changed_sentences_new_wording_brought_in() -> None:
         r.startswith("your new wording") for s in report.sentences if s is not changed for r in s.reasons
     )
     assert not any(r.startswith("your new wording") for s in guide(ident, after).sentences for r in s.reasons)
+
+
+def test_a_rate_not_clearly_higher_than_other_writers_or_shown_the_same_is_no_reason() -> None:
+    """The writer study read "54 against 54 per 1,000 words … use it less" as a mistake: a rate gives a
+    direction only at reasons.MORE times theirs or more, and never where both read the same as shown."""
+    from collections import Counter
+
+    from native_host.style.reasons import TextFigures
+
+    def said(commas: int) -> list[str]:
+        figures = TextFigures(n_words=1000, words=Counter(), marks=Counter({",": commas}), mean_sentence=23.0)
+        return explain({"function_words": [","]}, ["function_words"], "a, b.", frozenset(), figures, WRITERS)
+
+    assert said(50) == [] and said(55) == []  # the same rate as theirs; above it, but less than MORE times
+    assert said(80) == [
+        "commas: 8.0 per 100 words in this text against 5.0 for writers in general; use fewer"
+    ]
