@@ -9,6 +9,7 @@ attackers judge the results against the originals.
     python research/probes/writer_study.py stop STUDY CHUNK        the writer is done with this chunk
     python research/probes/writer_study.py status STUDY            which chunks are open, how far each is
     python research/probes/writer_study.py judge STUDY [--json]    attackers, meaning, levels, sentences used
+    python research/probes/writer_study.py export STUDY OUT.json    the writers' texts and steps, to keep
 
 The writer's view (`show`) is built from the same reply the composer renders (native_host/guide/analysis.py):
 the meter's level in words, every sentence with its share of the give-away in words and percent and its
@@ -23,6 +24,7 @@ a run or judge one: research/log/writer-study.md says how the last one went.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import pickle
 import sys
@@ -236,8 +238,13 @@ def judge(study: Path) -> dict[str, Any]:
             row[f"written_at_{level}"] = float(np.mean([written[i] == truth[i] for i in at]))
         rows[attacker.name] = row
     reached = [i for i, o in enumerate(outcomes) if o[2] == "unlikely"]
+    # share of the original's words not kept in place (difflib's matching blocks over the word lists)
     words = [
-        sum(1 for a, b in zip(c["original"].split(), o[0].split(), strict=False) if a != b)
+        1.0
+        - sum(
+            b.size
+            for b in difflib.SequenceMatcher(None, c["original"].split(), o[0].split()).get_matching_blocks()
+        )
         / max(1, len(c["original"].split()))
         for c, o in zip(chunks, outcomes, strict=True)
     ]
@@ -255,6 +262,32 @@ def judge(study: Path) -> dict[str, Any]:
         "words_changed_mean": float(np.mean(words)),
         "attackers": rows,
     }
+
+
+def export(study: Path, out: Path) -> None:
+    """The writers' work without what `prepare` makes again (training chunks, meters): each chunk's
+    original, final text and steps (sentence, from, to, the meter's score and level before and after)."""
+    state = _load(study)
+    keep = ("sentence", "from", "to", "score_before", "level_before", "score_after", "level_after")
+    chunks = [
+        {
+            "id": c["id"],
+            "author": c["author"],
+            "original": c["original"],
+            "text": c["text"],
+            "steps": [{k: step[k] for k in keep} for step in c["steps"]],
+        }
+        for c in state["chunks"]
+    ]
+    out.write_text(
+        json.dumps(
+            {"corpus": state["corpus"], "authors": state["authors"], "chunks": chunks},
+            indent=1,
+            ensure_ascii=False,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -277,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("sentence")
     p = sub.add_parser("status")
     p.add_argument("study", type=Path)
+    p = sub.add_parser("export")
+    p.add_argument("study", type=Path)
+    p.add_argument("out", type=Path)
     p = sub.add_parser("judge")
     p.add_argument("study", type=Path)
     p.add_argument("--json", action="store_true")
@@ -297,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
         for c in _load(args.study)["chunks"]:
             level = c["steps"][-1]["level_after"] if c["steps"] else "-"
             print(f"{c['id']}  {'done' if c['stopped'] else 'open'}  edits {len(c['steps'])}  {level}")
+    elif args.command == "export":
+        export(args.study, args.out)
     elif args.command == "judge":
         result = judge(args.study)
         print(json.dumps(result, indent=1) if args.json else json.dumps(result))
