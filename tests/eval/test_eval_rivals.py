@@ -82,9 +82,7 @@ def test_the_report_and_table_name_the_setting():
         "train_chunks": 90,
         "test_chunks": 30,
         "chance": 1 / 3,
-        "attackers": {
-            name: {"original": 0.8, "rewritten": 0.6} for name in ATTACKERS
-        },
+        "attackers": {name: {"original": 0.8, "rewritten": 0.6} for name in ATTACKERS},
     }
     options = EvalOptions(profile=True, rivals=True, out_dir=Path("unused"))
     report = _summarize(options, [corpus], [], 1.0)
