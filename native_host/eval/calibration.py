@@ -112,9 +112,12 @@ def _pct(value: float | None) -> str:
 def format_lines(calibration: dict) -> list[str]:
     attackers = calibration["attackers"]
     t = calibration["thresholds"]
+    setting = calibration.get("setting")
     lines = [
         f"the meter's calibration: each attacker's accuracy on the texts the meter puts at each level "
-        f"(likely ≥ {t['likely']:.2f} > possibly ≥ {t['possibly']:.2f} > unlikely)",
+        f"(likely ≥ {t['likely']:.2f} > possibly ≥ {t['possibly']:.2f} > unlikely)"
+        + (f", surrogate {setting}" if setting else "")
+        + ("; typicality levels promise nothing about an attacker" if setting == "typicality" else ""),
         f"{'texts':<10} {'level':<9} {'n':>4} {'chance':>7} " + " ".join(f"{a:>14}" for a in attackers),
     ]
     for kind in KINDS:
@@ -141,8 +144,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--likely", type=float, default=linkability.LIKELY)
     parser.add_argument("--possibly", type=float, default=linkability.POSSIBLY)
     args = parser.parse_args(argv)
-    placed = [t for path in args.reports for t in from_report(json.loads(path.read_text(encoding="utf-8")))]
-    print("\n".join(format_lines(calibrate(placed, args.likely, args.possibly))))
+    reports = [json.loads(path.read_text(encoding="utf-8")) for path in args.reports]
+    placed = [t for report in reports for t in from_report(report)]
+    settings = {report["calibration"].get("setting") for report in reports}
+    table = calibrate(placed, args.likely, args.possibly)
+    print("\n".join(format_lines({**table, "setting": " + ".join(sorted(map(str, settings)))})))
 
 
 if __name__ == "__main__":

@@ -47,3 +47,28 @@ def test_per_level_accuracies_add_up_to_the_attackers_accuracies(tmp_path, capsy
     assert "the meter's calibration" in table and "promise (at 'unlikely'" in table
     again = calibration.calibrate(calibration.from_report(report))
     assert again["kinds"] == cal["kinds"] and again["promise_kept"] == cal["promise_kept"]
+
+
+def _texts(right_at_unlikely: int) -> list[calibration.Placed]:
+    """10 texts the meter puts at "unlikely" (3 candidates), `right_at_unlikely` of them named by both
+    attackers, and 10 at "likely", all named."""
+    low = [
+        calibration.Placed("c", "rewritten", 0.2, 1 / 3, {"a": i < right_at_unlikely, "b": False})
+        for i in range(10)
+    ]
+    return low + [calibration.Placed("c", "original", 0.6, 1 / 3, {"a": True, "b": True})] * 10
+
+
+def test_the_promise_is_every_attacker_within_chance_plus_10_at_unlikely():
+    kept = calibration.calibrate(_texts(4))  # 40% against 33.3% + 10
+    assert kept["promise_kept"] is True
+    assert kept["kinds"]["rewritten"]["levels"]["unlikely"]["attackers"] == {"a": 0.4, "b": 0.0}
+    assert kept["kinds"]["all"]["overall"]["attackers"]["a"] == pytest.approx(0.7)
+    assert calibration.calibrate(_texts(5))["promise_kept"] is False  # 50%
+    # nothing at "unlikely": nothing promised, and the table says so
+    none = calibration.calibrate([t for t in _texts(0) if t.score > 0.5])
+    assert none["promise_kept"] is None
+    assert "no text at 'unlikely'" in calibration.format_lines(none)[-1]
+    # other boundaries, as the tuning probe asks: "unlikely" below 0.7 takes in every text
+    wide = calibration.calibrate(_texts(4), likely=0.8, possibly=0.7)
+    assert wide["kinds"]["all"]["levels"]["unlikely"]["texts"] == 20 and wide["promise_kept"] is False
