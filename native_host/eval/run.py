@@ -320,6 +320,7 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
             )
         )
         rewritten = []
+        first = len(outcomes)  # this corpus's chunks are outcomes[first:]
         guide_chunks: list[guide.GuideChunk] = []
         replayed: Counter[str] = Counter()  # author -> chunks the diligent writer replayed
         for k, chunk in enumerate(split.test):
@@ -384,7 +385,7 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
                 kind: float(np.mean([p == a for p, a in zip(named[name][kind], test_authors, strict=True)]))
                 for kind in ("original", "rewritten")
             }
-        placed += _placed(split.corpus, 1.0 / len(split.authors), outcomes[-len(split.test) :], named)
+        placed += _placed(split.corpus, 1.0 / len(split.authors), outcomes[first:], named)
         corpus_reports.append(
             {
                 "corpus": split.corpus,
