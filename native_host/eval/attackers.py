@@ -1,4 +1,4 @@
-"""Three authorship attackers, trained on original chunks, asked to name the author of test chunks.
+"""Four authorship attackers, trained on original chunks, asked to name the author of test chunks.
 
 - `char3`: character 3-gram TF-IDF (sublinear) + a linear SVM — the strongest simple baseline in
   authorship attribution; it sees spelling, punctuation and morphology at once.
@@ -6,6 +6,8 @@
   frequencies, nearest author centroid by cosine.
 - `function_words`: relative frequencies of English function words and punctuation marks, scaled,
   + logistic regression.
+- `writeprints`: Writeprints-Static (Brennan, Afroz & Greenstadt 2012; writeprints.py), scaled, + a
+  linear SVM: the attacker people who ask for proof against stylometry name.
 
 scikit-learn is an eval-only dependency (the `eval` extra); this module imports it lazily.
 """
@@ -16,6 +18,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
+
+from native_host.eval import writeprints
 
 # One tokenizer, word list and set of marks for the attackers and the surrogates that imitate them.
 from native_host.style.counting import PUNCTUATION, function_words, words
@@ -148,6 +152,28 @@ class FunctionWordAttacker(Attacker):
         return _one_column_per_class(self.model.decision_function(function_word_features(texts)))
 
 
+class WriteprintsAttacker(Attacker):
+    name = "writeprints"
+
+    def fit(self, texts, authors):
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+        from sklearn.svm import LinearSVC
+
+        self.model = make_pipeline(StandardScaler(), LinearSVC(C=1.0, max_iter=10000))
+        self.model.fit(writeprints.features(texts), list(authors))
+        return self
+
+    def predict(self, texts):
+        return list(self.model.predict(writeprints.features(texts)))
+
+    def classes(self):
+        return [str(c) for c in self.model.classes_]
+
+    def decisions(self, texts):
+        return _one_column_per_class(self.model.decision_function(writeprints.features(texts)))
+
+
 def _one_column_per_class(values: np.ndarray) -> np.ndarray:
     """scikit-learn gives two candidates one decision value (for the second); as two columns, 0 for
     the first, its softmax is the logistic regression's probability."""
@@ -156,5 +182,5 @@ def _one_column_per_class(values: np.ndarray) -> np.ndarray:
 
 
 ATTACKERS: dict[str, type[Attacker]] = {
-    a.name: a for a in (CharNgramAttacker, CosineDeltaAttacker, FunctionWordAttacker)
+    a.name: a for a in (CharNgramAttacker, CosineDeltaAttacker, FunctionWordAttacker, WriteprintsAttacker)
 }

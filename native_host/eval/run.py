@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from native_host.eval import guide_vs_attackers, naturalness, sentences, stealth
+from native_host.eval import calibration, guide_vs_attackers, naturalness, sentences, stealth
 from native_host.eval.attackers import ATTACKERS
 from native_host.eval.corpora import CorpusError, find_corpus, load_manifest, split_corpus
 
@@ -305,6 +305,7 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
     outcomes: list[ChunkOutcome] = []
     # --stealth judged by the rewriting model: text -> its GLTR features, from the perplexity's own pass
     judged: dict[str, list[float]] = {}
+    placed: list[calibration.Placed] = []  # every test text at the meter's level, for the calibration
     for split in splits:
         log(
             f"{split.corpus}: {len(split.authors)} authors, {len(split.train)} train / {len(split.test)} test chunks"
@@ -319,6 +320,7 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
             )
         )
         rewritten = []
+        first = len(outcomes)  # this corpus's chunks are outcomes[first:]
         guide_chunks: list[guide_vs_attackers.GuideChunk] = []
         replayed: Counter[str] = Counter()  # author -> chunks the diligent writer replayed
         for k, chunk in enumerate(split.test):
@@ -375,12 +377,15 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
         test_authors = [c.author for c in split.test]
         attackers = {}
         fitted = {}
+        named: dict[str, dict[str, list[str]]] = {}  # attacker -> kind -> the author it names per chunk
         for name, cls in ATTACKERS.items():
             attacker = fitted[name] = cls().fit(train_texts, train_authors)
+            named[name] = {"original": attacker.predict(test_texts), "rewritten": attacker.predict(rewritten)}
             attackers[name] = {
-                "original": attacker.accuracy(test_texts, test_authors),
-                "rewritten": attacker.accuracy(rewritten, test_authors),
+                kind: float(np.mean([p == a for p, a in zip(named[name][kind], test_authors, strict=True)]))
+                for kind in ("original", "rewritten")
             }
+        placed += _placed(split.corpus, 1.0 / len(split.authors), outcomes[first:], named)
         corpus_reports.append(
             {
                 "corpus": split.corpus,
@@ -400,6 +405,7 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
         [(o.corpus, o.author, o.original, o.rewritten) for o in outcomes], seed=options.seed
     )
     report = _summarize(options, corpus_reports, outcomes, total_seconds)
+    report["calibration"] = {"setting": setting(options), **calibration.calibrate(placed)}
     if options.guide:
         report["guide"] = guide_vs_attackers.summarize(
             [c["guide"] for c in corpus_reports], alternative_source
@@ -415,6 +421,21 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
     _write(report, outcomes, options.out_dir)
     sentences.write_markdown(Path(options.out_dir) / sentences.SAMPLES_FILE, samples, changed, options.seed)
     return report
+
+
+def _placed(
+    corpus: str, chance: float, outcomes: list[ChunkOutcome], named: dict[str, dict[str, list[str]]]
+) -> list[calibration.Placed]:
+    """The corpus's test chunks, original and rewritten, each at the level the meter shows for its
+    surrogate score (before / after), with which attackers named its author (`named`: attacker ->
+    kind -> author named, in the chunks' order). A chunk without a score is left out."""
+    placed = []
+    for i, o in enumerate(outcomes):
+        for kind, score in (("original", o.identifiability_before), ("rewritten", o.identifiability_after)):
+            if score is not None:
+                correct = {name: by_kind[kind][i] == o.author for name, by_kind in named.items()}
+                placed.append(calibration.Placed(corpus, kind, score, chance, correct))
+    return placed
 
 
 def _guide_alternative(
@@ -710,6 +731,8 @@ def format_table(report: dict) -> str:
         lines.append(f"which is the rewrite? A/B pairs for a reader: {report['stealth']['human_check_file']}")
     goals = report["goals"]
     lines.append("goals: " + ", ".join(f"{k}={'yes' if v else 'no'}" for k, v in goals.items()))
+    if report.get("calibration"):
+        lines.extend(calibration.format_lines(report["calibration"]))
     lines.extend(guide_vs_attackers.format_lines(report))
     if report.get("rejections_by_guard"):
         lines.append(

@@ -17,13 +17,20 @@ from native_host import wording
 LIKELY = 0.5  # as identify.LINK_THRESHOLD: at or above, the attackers on average still link the text
 POSSIBLY = 0.3  # below LIKELY and at or above this: some attacker may still link it
 LEVELS = ("likely", "possibly", "unlikely")  # their words: native_host/wording.py, LEVEL_WORDS_*
+DIGITS = 2  # every place that shows a score shows it with two decimals (CLI, card, composer's meter)
+
+
+def shown(score: float) -> float:
+    """The score as it is shown: one number, one level, so 0.50 never reads "possibly"."""
+    return round(score, DIGITS)
 
 
 def level(score: float) -> str:
-    """The level of an identifiability score (0–1)."""
-    if score >= LIKELY:
+    """The level of an identifiability score (0–1): the level of the figure shown for it."""
+    figure = shown(score)
+    if figure >= LIKELY:
         return "likely"
-    if score >= POSSIBLY:
+    if figure >= POSSIBLY:
         return "possibly"
     return "unlikely"
 

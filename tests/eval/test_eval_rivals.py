@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from native_host.cli import main
+from native_host.eval.attackers import ATTACKERS
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 from native_host.eval.run import EvalOptions, _summarize, _surrogates, format_table, rival_texts, setting
 from native_host.style.counting import DocCounts
@@ -81,9 +82,7 @@ def test_the_report_and_table_name_the_setting():
         "train_chunks": 90,
         "test_chunks": 30,
         "chance": 1 / 3,
-        "attackers": {
-            name: {"original": 0.8, "rewritten": 0.6} for name in ("char3", "delta", "function_words")
-        },
+        "attackers": {name: {"original": 0.8, "rewritten": 0.6} for name in ATTACKERS},
     }
     options = EvalOptions(profile=True, rivals=True, out_dir=Path("unused"))
     report = _summarize(options, [corpus], [], 1.0)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from native_host.eval.attackers import ATTACKERS
 from train.compare import main, pooled
 
 
@@ -109,7 +110,7 @@ def test_paired_refits_the_attackers_and_compares_chunk_by_chunk(tmp_path):
         (out / "samples.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
         dirs[label] = [out]
     result = paired(dirs)
-    assert set(result) == {"char3", "delta", "function_words"}
+    assert set(result) == set(ATTACKERS)
     for row in result.values():
         assert row["copy"]["chunks"] == row["swap"]["chunks"] == len(tests) == 6
         assert row["copy"]["named"] >= 4 and row["swap"]["named"] <= 2

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Where should the meter's level boundaries be? (the tuning side of eval/calibration.py)
+
+Places test texts at the meter's level (each author's --profile surrogate, trained on that author's
+training chunks, the population without the corpus) and says, for each candidate "unlikely" boundary,
+how many texts fall below it and each attacker's accuracy there against chance + 10 points. Two sources:
+- `--from-eval DIR ...`: the originals and rewrites of `fantasma eval --profile` runs (their samples.jsonl;
+  the attackers refitted on the same split, as `fantasma eval` fits them);
+- `--corpora ...`: originals only, no rewriting (cheap; for corpora that are not the reported ones).
+
+Usage: .venv/bin/python research/probes/meter_thresholds.py --corpora sotu,russian,problemM:8 \\
+       [--chunks-per-author 10] [--from-eval /tmp/run ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from native_host.eval import calibration
+from native_host.eval.attackers import ATTACKERS
+from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+from native_host.eval.run import parse_corpus_spec, training_texts
+from native_host.style.identify import Identifiability
+
+BOUNDARIES = [round(x, 2) for x in np.arange(0.10, 0.71, 0.05)]
+
+
+def _split(spec: str, authors: int, chunks: int, train: int):
+    name, n = parse_corpus_spec(spec)
+    return split_corpus(find_corpus(name, load_manifest()), n or authors, chunks, train)
+
+
+def _place(split, texts: dict[str, list[str]], scores: dict[str, list[float]]) -> list[calibration.Placed]:
+    train = [c.text for c in split.train], [c.author for c in split.train]
+    truth = [c.author for c in split.test]
+    named = {
+        k: {kind: cls().fit(*train).predict(t) for kind, t in texts.items()} for k, cls in ATTACKERS.items()
+    }
+    out = []
+    for kind in texts:
+        for i, author in enumerate(truth):
+            correct = {k: named[k][kind][i] == author for k in ATTACKERS}
+            out.append(
+                calibration.Placed(split.corpus, kind, scores[kind][i], 1 / len(split.authors), correct)
+            )
+    return out
+
+
+def from_eval(directory: Path) -> list[calibration.Placed]:
+    report = json.loads((directory / "eval_report.json").read_text())
+    options = report["options"]
+    rows = [json.loads(line) for line in (directory / "samples.jsonl").read_text().splitlines() if line]
+    placed = []
+    for spec in options["corpora"]:
+        split = _split(
+            spec, options["authors"], options["chunks_per_author"], options["train_chunks_per_author"]
+        )
+        mine = {r["original"]: r for r in rows if r["corpus"] == split.corpus}
+        chunks = [mine[c.text] for c in split.test]
+        texts = {"original": [r["original"] for r in chunks], "rewritten": [r["rewritten"] for r in chunks]}
+        scores = {
+            "original": [r["identifiability_before"] for r in chunks],
+            "rewritten": [r["identifiability_after"] for r in chunks],
+        }
+        placed += _place(split, texts, scores)
+    return placed
+
+
+def originals(spec: str, chunks: int, train: int) -> list[calibration.Placed]:
+    split = _split(spec, 3, chunks, train)
+    surrogates = {
+        a: Identifiability.from_texts(training_texts(split, a), exclude_corpora=(split.corpus,))
+        for a in split.authors
+    }
+    texts = [c.text for c in split.test]
+    scores = [surrogates[c.author].score(c.text, sentences=False).score for c in split.test]
+    return _place(split, {"original": texts}, {"original": scores})
+
+
+def scan(placed: list[calibration.Placed]) -> list[str]:
+    lines = [f"{'unlikely below':>14} {'texts':>6} {'chance':>7} worst attacker − chance (points)"]
+    for b in BOUNDARIES:
+        below = [t for t in placed if calibration.level(t.score, max(b, 0.5), b) == "unlikely"]
+        if not below:
+            lines.append(f"{b:>14.2f} {0:>6}")
+            continue
+        chance = float(np.mean([t.chance for t in below]))
+        accs = {k: float(np.mean([t.correct[k] for t in below])) for k in ATTACKERS}
+        worst = max(accs, key=lambda k: accs[k])
+        lines.append(
+            f"{b:>14.2f} {len(below):>6} {chance * 100:6.1f}% {(accs[worst] - chance) * 100:+6.1f} ({worst}; "
+            + ", ".join(f"{k} {v * 100:.0f}%" for k, v in accs.items())
+            + ")"
+        )
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--from-eval", nargs="*", type=Path, default=[])
+    parser.add_argument("--corpora", default="")
+    parser.add_argument("--chunks-per-author", type=int, default=10)
+    parser.add_argument("--train-chunks", type=int, default=30)
+    args = parser.parse_args()
+    placed = [t for d in args.from_eval for t in from_eval(d)]
+    for spec in filter(None, args.corpora.split(",")):
+        placed += originals(spec, args.chunks_per_author, args.train_chunks)
+    print("\n".join(calibration.format_lines(calibration.calibrate(placed))))
+    print("\n".join(scan(placed)))
+
+
+if __name__ == "__main__":
+    main()
