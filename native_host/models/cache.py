@@ -176,8 +176,11 @@ def get_engine(model_dir: Path | None = None, threads: int | None = None) -> Eng
 
 # Tests only: with FANTASMA_HOST_DEBUG=1 (native_host/host/handlers.py), FANTASMA_DEBUG_TOKEN_DELAY_S=0.05
 # makes every generated token take that much longer, so a browser test can watch a long rewrite's
-# progress and cancel it (PROTOCOL.md, `debug.sleep` and the rewrite's debug switches).
+# progress and cancel it, and FANTASMA_DEBUG_TOKEN_COUNT_FILE=PATH appends one byte to PATH per generated
+# token, so a test can watch the model's work start and stop (PROTOCOL.md, `debug.sleep` and the
+# rewrite's debug switches).
 DEBUG_TOKEN_DELAY_ENV = "FANTASMA_DEBUG_TOKEN_DELAY_S"
+DEBUG_TOKEN_COUNT_ENV = "FANTASMA_DEBUG_TOKEN_COUNT_FILE"
 
 
 def _debug_throttle(engine: Any) -> Any:
@@ -186,23 +189,32 @@ def _debug_throttle(engine: Any) -> Any:
     try:
         delay = float(os.environ.get(DEBUG_TOKEN_DELAY_ENV) or 0)
     except ValueError:
-        return engine
-    return _SlowEngine(engine, min(delay, 5.0)) if delay > 0 else engine
+        delay = 0.0
+    count = os.environ.get(DEBUG_TOKEN_COUNT_ENV) or None
+    return _SlowEngine(engine, min(delay, 5.0), count) if delay > 0 or count else engine
 
 
 class _SlowEngine:
-    """The engine with a sleep before each generated token reaches its stream; everything else is the
-    engine's own (the cancel check after each token included)."""
+    """The engine with a sleep before each generated token reaches its stream (and the token counted
+    where a count file is named); everything else is the engine's own (the cancel check after each token
+    included)."""
 
-    def __init__(self, engine: Any, delay: float) -> None:
-        self._engine, self._delay = engine, delay
+    def __init__(self, engine: Any, delay: float, count_file: str | None = None) -> None:
+        self._engine, self._delay, self._count_file = engine, delay, count_file
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._engine, name)
 
+    def _token(self, delay: float) -> None:
+        if delay > 0:
+            time.sleep(delay)
+        if self._count_file:
+            with open(self._count_file, "ab") as count:
+                count.write(b".")
+
     def generate(self, prompt_ids, options=None, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
         def slow(token: int, piece: str) -> None:
-            time.sleep(self._delay)
+            self._token(self._delay)
             if on_token is not None:
                 on_token(token, piece)
 
@@ -210,7 +222,7 @@ class _SlowEngine:
 
     def generate_batch(self, prompt_ids, options_list, *, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
         def slow(row: int, token: int, piece: str) -> None:
-            time.sleep(self._delay / max(1, len(options_list)))  # one delay per step of the batch
+            self._token(self._delay / max(1, len(options_list)))  # one delay per step of the batch
             if on_token is not None:
                 on_token(row, token, piece)
 
