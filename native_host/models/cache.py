@@ -119,6 +119,7 @@ def _get(kind: str, directory: Path, threads: int | None = None) -> Any:
             slot.files_stamp = stamp
             raise ModelUnavailable(slot.reason) from exc
         slot.state, slot.files_stamp = READY, stamp
+        _debug_event(f"load {kind} {directory}")
         return slot.value
 
 
@@ -176,11 +177,24 @@ def get_engine(model_dir: Path | None = None, threads: int | None = None) -> Eng
 
 # Tests only: with FANTASMA_HOST_DEBUG=1 (native_host/host/handlers.py), FANTASMA_DEBUG_TOKEN_DELAY_S=0.05
 # makes every generated token take that much longer, so a browser test can watch a long rewrite's
-# progress and cancel it, and FANTASMA_DEBUG_TOKEN_COUNT_FILE=PATH appends one byte to PATH per generated
-# token, so a test can watch the model's work start and stop (PROTOCOL.md, `debug.sleep` and the
-# rewrite's debug switches).
+# progress and cancel it, and FANTASMA_DEBUG_EVENTS_FILE=PATH appends a line to PATH per generated token
+# (`token`) and per model loaded (`load engine DIR`, `load embedder DIR`), so a test can watch the
+# model's work start and stop and see what was loaded when (PROTOCOL.md, `debug.sleep` and the rewrite's
+# debug switches).
 DEBUG_TOKEN_DELAY_ENV = "FANTASMA_DEBUG_TOKEN_DELAY_S"
-DEBUG_TOKEN_COUNT_ENV = "FANTASMA_DEBUG_TOKEN_COUNT_FILE"
+DEBUG_EVENTS_ENV = "FANTASMA_DEBUG_EVENTS_FILE"
+
+
+def _debug_events_file() -> str | None:
+    if os.environ.get("FANTASMA_HOST_DEBUG") != "1":
+        return None
+    return os.environ.get(DEBUG_EVENTS_ENV) or None
+
+
+def _debug_event(line: str) -> None:
+    if where := _debug_events_file():
+        with open(where, "a", encoding="utf-8") as events:
+            events.write(line + "\n")
 
 
 def _debug_throttle(engine: Any) -> Any:
@@ -190,27 +204,25 @@ def _debug_throttle(engine: Any) -> Any:
         delay = float(os.environ.get(DEBUG_TOKEN_DELAY_ENV) or 0)
     except ValueError:
         delay = 0.0
-    count = os.environ.get(DEBUG_TOKEN_COUNT_ENV) or None
-    return _SlowEngine(engine, min(delay, 5.0), count) if delay > 0 or count else engine
+    return _SlowEngine(engine, min(delay, 5.0)) if delay > 0 or _debug_events_file() else engine
 
 
 class _SlowEngine:
-    """The engine with a sleep before each generated token reaches its stream (and the token counted
-    where a count file is named); everything else is the engine's own (the cancel check after each token
-    included)."""
+    """The engine with a sleep before each generated token reaches its stream (and the token written to
+    the debug events file, where one is named); everything else is the engine's own (the cancel check
+    after each token included)."""
 
-    def __init__(self, engine: Any, delay: float, count_file: str | None = None) -> None:
-        self._engine, self._delay, self._count_file = engine, delay, count_file
+    def __init__(self, engine: Any, delay: float) -> None:
+        self._engine, self._delay = engine, delay
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._engine, name)
 
-    def _token(self, delay: float) -> None:
+    @staticmethod
+    def _token(delay: float) -> None:
         if delay > 0:
             time.sleep(delay)
-        if self._count_file:
-            with open(self._count_file, "ab") as count:
-                count.write(b".")
+        _debug_event("token")
 
     def generate(self, prompt_ids, options=None, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
         def slow(token: int, piece: str) -> None:

@@ -76,18 +76,18 @@ TOKENS_AFTER_CANCEL = 6
 
 @pytest.mark.slow
 def test_a_cancel_stops_the_models_work(models_installed, tmp_path):
-    """The windows are real model work, each generated token counted (FANTASMA_DEBUG_TOKEN_COUNT_FILE)
+    """The windows are real model work, each generated token counted (FANTASMA_DEBUG_EVENTS_FILE)
     and slowed a little (FANTASMA_DEBUG_TOKEN_DELAY_S) so the cancel lands early in the first candidate.
     The count advances while the first part is written; after the cancel it stops within a few tokens,
     and stays where it stopped once the reply is in: nothing is left generating behind it."""
-    tokens = tmp_path / "tokens"
+    tokens = tmp_path / "events"
 
     def generated() -> int:
-        return tokens.stat().st_size if tokens.exists() else 0
+        return tokens.read_text().splitlines().count("token") if tokens.exists() else 0
 
     env = host_env(
         FANTASMA_DEBUG_LLM_WINDOWS="1",
-        FANTASMA_DEBUG_TOKEN_COUNT_FILE=str(tokens),
+        FANTASMA_DEBUG_EVENTS_FILE=str(tokens),
         FANTASMA_DEBUG_TOKEN_DELAY_S="0.02",
     )
     with HostProcess(env=env) as host:
