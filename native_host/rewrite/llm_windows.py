@@ -386,7 +386,8 @@ def shared_prefix_ids(engine: LanguageModel, restructure: bool) -> list[int]:
 
 def warm_prefix(engine: LanguageModel) -> None:
     """Cache the states after the tokens every window's prompt shares (`shared_prefix_ids`) once per
-    engine (each Engine is one model dir, cached by models.py; the engine dedupes by tokens)."""
+    engine (each Engine is one model dir, cached by native_host/models/cache.py; the engine dedupes by
+    tokens)."""
     warm = getattr(engine, "warm_prefix", None)
     if warm is None:
         return
