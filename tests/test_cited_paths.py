@@ -222,8 +222,9 @@ def test_bare_modules_dotted_modules_and_private_names_are_checked():
     here = ROOT / "native_host" / "rewrite" / "seams.py"
     text = "loaded by models.py on first use; see pipeline.py, style/linkability.py and commands/_io.py"
     assert bare_modules(text, here) == ["models.py"]
-    assert bare_modules("native_host/models/: `cache.py`, `embedded.py`", here) == []  # the folder named before
-    assert bare_modules("`embedded.py` (native_host/models/)", here) == ["embedded.py"]  # ... not after
+    # under a folder named before it in the same text, not after
+    assert bare_modules("native_host/models/: `cache.py`, `embedded.py`", here) == []
+    assert bare_modules("`embedded.py` (native_host/models/)", here) == ["embedded.py"]
     assert bare_modules("llama.cpp's convert_hf_to_gguf.py", here) == []  # FOREIGN
     assert dotted_exists("native_host.engine.sampling") and dotted_exists("native_host.paths.profile_path")
     assert dotted_exists("train.jsonl")  # a file name
