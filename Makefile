@@ -29,7 +29,9 @@ run: install
 	$(VENV)/bin/fantasma setup
 	$(VENV)/bin/fantasma demo examples/forum_post.txt
 
+# mypy first: the typed seams (rewrite/seams.py and the like) are checked only by it.
 test: test-install
+	$(VENV)/bin/mypy
 	$(PY) -m pytest -q -ra
 
 # Every release file, each at most 100 MB, into dist/ (scripts/build_dist.py): the fantasma wheel and sdist,

@@ -31,7 +31,8 @@ refused by the guards; the output says so). The hybrid's row then also shows whe
 engine's own per-call timings: tokens prefilled and seconds of prefill, greedy and sampled decode, the
 search's scoring. `--levers` (with `--realistic`) measures each speed lever of issue 39 in the warm process,
 one warm rewrite per variant, each the product path with one lever taken away or (for levers the product
-has not got) added by the bench, and prints each one's share of the warm rewrite, in wall and in CPU seconds (on a shared machine the
+has not got) added by the bench, through public calls only (the engine's GenerationOptions of each call,
+changed on the way in; no function of the product is replaced), and prints each one's share of the warm rewrite, in wall and in CPU seconds (on a shared machine the
 CPU share is the steadier one):
 - prefix: the windows' prompts share a token prefix (their longest common prefix, measured here); the
   variant warms exactly that prefix, so every window prefills only its own part (what issue 39's
@@ -41,7 +42,8 @@ CPU share is the steadier one):
   the engine alone (`sample_batch` of r rows, k times, against one of k·r rows, same steps), its share =
   the sampled decode seconds times the saving;
 - windows: the product path picks, in `medium`, only the sentences the identifiability search says matter
-  (llm_windows.select_pieces); the variant gives the restructuring model every sentence again;
+  (llm_windows.select_pieces); the variant gives the restructuring model every sentence again, measured on
+  the windows alone (llm_windows.rewrite_windows over both selections) and added to the warm rewrite;
 - speculation: the greedy candidate without prompt-lookup drafts (GenerationOptions.speculative off; a
   model whose card warns against greedy decoding, Qwen3.5, has no greedy candidate);
 - early stop: a candidate ends once it has failed a guard it cannot pass any more (an invented or added
@@ -59,13 +61,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -115,20 +119,26 @@ class EngineCalls:
         "abandoned",  # candidates stopped early (llm_windows.abandon_when)
     )
 
-    def __init__(self, engine: Any) -> None:
+    def __init__(self, engine: Any, realistic: bool = False) -> None:
         self.engine = engine
         self.prompts: list[list[int]] = []
+        # what a variant changes in every call's GenerationOptions (`{"speculative": False}`), and
+        # --realistic's budget (original_length)
+        self.changes: dict[str, Any] = {}
+        self.realistic = realistic
         self.reset()
         generate, sample_batch, score = engine.generate, engine.sample_batch, engine.score
+        self.sample_batch_as_is = sample_batch  # the engine's own, for the batch lever on the engine alone
 
         def timed_generate(prompt_ids: list[int], options: Any = None, *args: Any, **kwargs: Any) -> Any:
+            options = self.varied(options)
             result = generate(prompt_ids, options, *args, **kwargs)
             self._add(prompt_ids, result, "greedy")
             self.sums["abandoned"] += result.finish_reason == "abandoned"
             return result
 
         def timed_sample_batch(prompt_ids: list[int], options_list: Any, **kwargs: Any) -> Any:
-            results = sample_batch(prompt_ids, options_list, **kwargs)
+            results = sample_batch(prompt_ids, [self.varied(o) for o in options_list], **kwargs)
             if results:  # one prefill, one decode for all rows: the timings are the batch's
                 self._add(prompt_ids, results[0], "sampled", sum(len(r.token_ids) for r in results))
                 self.sums["abandoned"] += sum(r.finish_reason == "abandoned" for r in results)
@@ -146,6 +156,16 @@ class EngineCalls:
     def reset(self) -> None:
         self.sums = dict.fromkeys(self.KEYS, 0.0)
         self.prompts = []
+
+    def varied(self, options: Any) -> Any:
+        """The call's options with the variant's changes, and with --realistic the window's original length
+        as the budget."""
+        if options is None:
+            return options
+        changes = dict(self.changes)
+        if self.realistic:
+            changes["max_new_tokens"] = original_length(options.max_new_tokens)
+        return replace(options, **changes) if changes else options
 
     def _add(self, prompt_ids: list[int], result: Any, kind: str, tokens: int | None = None) -> None:
         timings = result.timings
@@ -172,18 +192,22 @@ class EngineCalls:
         return {k: round(v, 3) for k, v in self.sums.items()}
 
 
-def original_length_budget() -> None:
+def original_length(budget: int) -> int:
     """--realistic: a candidate stops after as many tokens as its window's original (what a working
-    rewrite writes before its eos; random weights never write one)."""
+    rewrite writes before its eos; random weights never write one). The window's tokens, n, are read back
+    from the product's budget (llm_windows.token_budget: int(n × BUDGET_RATIO) + BUDGET_SLACK, exact for
+    one n); a budget at the cap (a window of over 90 tokens, longer than any window of this text) stays."""
     from native_host.rewrite import llm_windows
+    from native_host.rewrite.options import MAX_NEW_TOKENS
 
-    def budget(engine: Any, source: str, max_new_tokens: int) -> int:
-        return min(max_new_tokens, len(engine.encode(source)))
+    if budget >= MAX_NEW_TOKENS:
+        return budget
+    return max(1, math.ceil((budget - llm_windows.BUDGET_SLACK) / llm_windows.BUDGET_RATIO))
 
-    llm_windows.token_budget = budget
 
-
-def sampled_batch_saving(engine: Any, rows_per_window: int, windows: int, steps: int) -> dict:
+def sampled_batch_saving(
+    engine: Any, sample_batch: Callable[..., Any], rows_per_window: int, windows: int, steps: int
+) -> dict:
     """Seconds (wall and this process's CPU) for `windows` batches of `rows_per_window` sampled rows
     against one batch of all of them, the same number of steps each (no stop string, no eos in reach:
     every row runs `steps`)."""
@@ -194,12 +218,12 @@ def sampled_batch_saving(engine: Any, rows_per_window: int, windows: int, steps:
         GenerationOptions(max_new_tokens=steps, greedy=False, temperature=0.7, seed=i)
         for i in range(rows_per_window * windows)
     ]
-    engine.sample_batch(prompt, options[:rows_per_window])  # warm the batch shapes
+    sample_batch(prompt, options[:rows_per_window])  # warm the batch shapes
 
     def timed(batches: list[list[Any]]) -> tuple[float, float]:
         started, cpu = time.perf_counter(), time.process_time()
         for batch in batches:
-            engine.sample_batch(prompt, batch)
+            sample_batch(prompt, batch)
         return time.perf_counter() - started, time.process_time() - cpu
 
     split = [options[w * rows_per_window : (w + 1) * rows_per_window] for w in range(windows)]
@@ -220,8 +244,6 @@ def measure(model_dir: Path, repeats: int, threads: int | None, realistic: bool,
     from native_host import models
     from native_host.rewrite import RewriteOptions, rewrite
 
-    if realistic:
-        original_length_budget()
     calls: EngineCalls | None = None
 
     cpu_s: list[
@@ -239,15 +261,23 @@ def measure(model_dir: Path, repeats: int, threads: int | None, realistic: bool,
         cpu_s.append(round(time.process_time() - cpu, 3))
         return time.perf_counter() - started, result.to_json()
 
-    first_s, first = once(0)
+    started = time.perf_counter()
+    engine_load_s = 0.0
+    if realistic:  # the budget is set on the engine's calls, so the engine is loaded first (timed with it)
+        calls = EngineCalls(models.get_engine(model_dir, threads), realistic=True)
+        engine_load_s = time.perf_counter() - started
+    _, first = once(0)
+    first_s = time.perf_counter() - started
+    first["timings"]["load_s"] = float(first["timings"].get("load_s", 0.0)) + engine_load_s
     first_done = time.time()
     engine = models.get_engine(model_dir, threads)
-    calls = EngineCalls(engine)
+    calls = calls or EngineCalls(engine)
     runs = [once(seed) for seed in range(1, repeats + 1)]
     warm = [s for s, _ in runs]
     warm_calls = calls.report()
     # the levers' variants rerun the last warm rewrite (its seed), each with one lever changed
     product = {"seed": repeats, "s": warm[-1], "cpu_s": cpu_s[-1], "calls": warm_calls, "run": runs[-1][1]}
+    product["threads"] = threads
     row_levers = measure_levers(engine, calls, once, first, cpu_s, product) if levers and runs else None
     return {
         "first_done_at": first_done,
@@ -276,19 +306,6 @@ def measure_levers(
     product: dict,
 ) -> dict:
     """One warm rewrite per variant (module docstring); seconds each, and the engine's calls in each."""
-    import contextlib
-
-    from native_host.rewrite import llm_windows
-
-    @contextlib.contextmanager
-    def patched(module: Any, name: str, value: Any) -> Iterator[None]:
-        old = getattr(module, name)
-        setattr(module, name, value)
-        try:
-            yield
-        finally:
-            setattr(module, name, old)
-
     out: dict[str, Any] = {}
     seed, base = product["seed"], product["run"]
     out["product"] = {k: product[k] for k in ("s", "cpu_s", "calls")} | {"windows": len(base["windows"])}
@@ -310,39 +327,61 @@ def measure_levers(
 
     if windows and rows > 1:
         steps = max(8, int(calls.sums["sampled_tokens"] / max(1, windows * rows)))
-        out["batch"] = sampled_batch_saving(engine, rows, windows, steps)
+        out["batch"] = sampled_batch_saving(engine, calls.sample_batch_as_is, rows, windows, steps)
         out["batch"]["steps"] = steps
 
-    def every_sentence(pieces: Any, neutral: str, strength: str, restructure: bool = False, **_: Any) -> Any:
-        return select(pieces, neutral, "strong" if restructure else strength, restructure)
+    out["windows"] = every_sentence_windows(engine, calls, product)
 
-    select = llm_windows.select_pieces
-    with patched(llm_windows, "select_pieces", every_sentence):
-        s, run = once(seed)
-    out["windows"] = {
-        "s": round(s, 3),
-        "cpu_s": cpu_s[-1],
-        "calls": calls.report(),
-        "windows": len(run["windows"]),
-    }
-
-    from dataclasses import replace as dc_replace
-
-    options_of = llm_windows.candidate_options
-
-    def no_speculation(*args: Any, **kwargs: Any) -> Any:
-        return [dc_replace(o, speculative=False) for o in options_of(*args, **kwargs)]
-
-    with patched(llm_windows, "candidate_options", no_speculation):
-        s, _ = once(seed)
+    calls.changes = {"speculative": False}  # no prompt-lookup drafts
+    s, _ = once(seed)
     out["speculation"] = {"s": round(s, 3), "cpu_s": cpu_s[-1], "calls": calls.report()}
 
-    with patched(llm_windows, "abandon_when", lambda source, required: None):
-        s, _ = once(seed)
+    calls.changes = {"abandon": None}  # every candidate decoded to its end
+    s, _ = once(seed)
     out["early_stop"] = {"s": round(s, 3), "cpu_s": cpu_s[-1], "calls": calls.report()}
+    calls.changes = {}
 
     out["preload"] = {"first_load_s": round(float(first["timings"].get("load_s", 0.0)), 3)}
     return out
+
+
+def every_sentence_windows(engine: Any, calls: EngineCalls, product: dict) -> dict:
+    """The windows lever, on the windows alone: llm_windows.rewrite_windows over the windows of every
+    sentence against over those the product path picks (the sentences the identifiability search says
+    matter most, by the same public functions the pipeline calls), same engine, embedder and options. The
+    difference is added to the product's warm rewrite: the search has no more to do with the extra
+    windows, since random weights' candidates are all refused."""
+    from native_host import models, style
+    from native_host.models.size_class import model_class
+    from native_host.rewrite import RewriteOptions, llm_windows
+    from native_host.rewrite.windows import group_windows, split_pieces
+    from native_host.style.identify import Identifiability
+
+    options = RewriteOptions(
+        strength="medium", use_profile=False, seed=product["seed"], threads=product["threads"]
+    )
+    embedder = models.get_embedder(None, product["threads"])  # the one the rewrites use
+    neutral, _ = style.neutralize(TEXT, options.neutral_target, options.protected_terms)
+    pieces, kind = split_pieces(neutral), model_class(engine)
+    weights = Identifiability.load(None).score(neutral).sentences if kind.restructures else None
+    picked = llm_windows.select_pieces(pieces, neutral, "medium", kind.restructures, contributions=weights)
+    every = llm_windows.select_pieces(pieces, neutral, "strong")  # strong: every rewritable sentence
+
+    def seconds(selected: set[int]) -> tuple[float, float, int]:
+        windows = group_windows(pieces, selected, kind.window_words)
+        calls.reset()
+        started, cpu = time.perf_counter(), time.process_time()
+        llm_windows.rewrite_windows(windows, engine, embedder, options, None, {}, lambda k: None)
+        return time.perf_counter() - started, time.process_time() - cpu, len(windows)
+
+    product_wall, product_cpu, _ = seconds(picked)
+    wall, cpu, n = seconds(every)
+    return {
+        "s": round(product["s"] + wall - product_wall, 3),
+        "cpu_s": round(product["cpu_s"] + cpu - product_cpu, 3),
+        "calls": calls.report(),
+        "windows": n,
+    }
 
 
 def run_child(model_dir: Path, repeats: int, threads: int | None, flags: list[str]) -> dict:

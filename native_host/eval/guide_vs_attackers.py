@@ -197,10 +197,12 @@ def evaluate_corpus(
     return {
         "chunks": len(chunks),
         "sentences_per_chunk": float(np.mean([len(c.sentences) for c in chunks])) if chunks else 0.0,
-        # the surrogate's mean score before and after the diligent writer, on the chunks it replayed
+        # the surrogate's mean score before and after the diligent writer, on the chunks it replayed, and
+        # on how many of them it accepted at least one alternative (the text changed)
         "diligent_score": {
             "before": float(np.mean([b for b, _ in scored])),
             "after": float(np.mean([a for _, a in scored])),
+            "changed": sum(chunks[i].diligent != chunks[i].text for i in replayed),
         }
         if scored
         else None,

@@ -128,6 +128,7 @@ def _get(kind: str, directory: Path, threads: int | None = None) -> Any:
             slot.files_stamp = stamp
             raise ModelUnavailable(slot.reason) from exc
         slot.state, slot.files_stamp = READY, stamp
+        _debug_event(f"load {kind} {directory}")
         return slot.value
 
 
@@ -185,8 +186,24 @@ def get_engine(model_dir: Path | None = None, threads: int | None = None) -> Eng
 
 # Tests only: with FANTASMA_HOST_DEBUG=1 (native_host/host/handlers/context.py), FANTASMA_DEBUG_TOKEN_DELAY_S=0.05
 # makes every generated token take that much longer, so a browser test can watch a long rewrite's
-# progress and cancel it (PROTOCOL.md, `debug.sleep` and the rewrite's debug switches).
+# progress and cancel it, and FANTASMA_DEBUG_EVENTS_FILE=PATH appends a line to PATH per generated token
+# (`token`) and per model loaded (`load engine DIR`, `load embedder DIR`), so a test can watch the
+# model's work start and stop and see what was loaded when (PROTOCOL.md, `debug.sleep` and the rewrite's
+# debug switches).
 DEBUG_TOKEN_DELAY_ENV = "FANTASMA_DEBUG_TOKEN_DELAY_S"
+DEBUG_EVENTS_ENV = "FANTASMA_DEBUG_EVENTS_FILE"
+
+
+def _debug_events_file() -> str | None:
+    if os.environ.get("FANTASMA_HOST_DEBUG") != "1":
+        return None
+    return os.environ.get(DEBUG_EVENTS_ENV) or None
+
+
+def _debug_event(line: str) -> None:
+    if where := _debug_events_file():
+        with open(where, "a", encoding="utf-8") as events:
+            events.write(line + "\n")
 
 
 def _debug_throttle(engine: Any) -> Any:
@@ -195,13 +212,14 @@ def _debug_throttle(engine: Any) -> Any:
     try:
         delay = float(os.environ.get(DEBUG_TOKEN_DELAY_ENV) or 0)
     except ValueError:
-        return engine
-    return _SlowEngine(engine, min(delay, 5.0)) if delay > 0 else engine
+        delay = 0.0
+    return _SlowEngine(engine, min(delay, 5.0)) if delay > 0 or _debug_events_file() else engine
 
 
 class _SlowEngine:
-    """The engine with a sleep before each generated token reaches its stream; everything else is the
-    engine's own (the cancel check after each token included)."""
+    """The engine with a sleep before each generated token reaches its stream (and the token written to
+    the debug events file, where one is named); everything else is the engine's own (the cancel check
+    after each token included)."""
 
     def __init__(self, engine: Any, delay: float) -> None:
         self._engine, self._delay = engine, delay
@@ -209,9 +227,15 @@ class _SlowEngine:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._engine, name)
 
+    @staticmethod
+    def _token(delay: float) -> None:
+        if delay > 0:
+            time.sleep(delay)
+        _debug_event("token")
+
     def generate(self, prompt_ids, options=None, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
         def slow(token: int, piece: str) -> None:
-            time.sleep(self._delay)
+            self._token(self._delay)
             if on_token is not None:
                 on_token(token, piece)
 
@@ -219,7 +243,7 @@ class _SlowEngine:
 
     def generate_batch(self, prompt_ids, options_list, *, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
         def slow(row: int, token: int, piece: str) -> None:
-            time.sleep(self._delay / max(1, len(options_list)))  # one delay per step of the batch
+            self._token(self._delay / max(1, len(options_list)))  # one delay per step of the batch
             if on_token is not None:
                 on_token(row, token, piece)
 

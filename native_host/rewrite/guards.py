@@ -447,7 +447,7 @@ def check_similarity(similarity: float, threshold: float = MIN_SIMILARITY) -> Ve
 # How much worse the words around an edit may read to the language model, in nats for the whole edit
 # (not per token: the scored window is 5-20 tokens, and an edit's cost sits on its own few tokens, so a
 # per-token margin let the same edit pass in a long window and fail in a short one). Calibrated on 136
-# labelled edits (tests/rewrite/fluency_cases.py; table in docs/anonymization.md).
+# labelled edits (native_host/rewrite/data/fluency_cases.tsv; table in docs/anonymization.md).
 FLUENCY_MARGIN = 2.0
 # Share of the new words' rarity (unigram log-frequency lost, wordfreq) forgiven: the language model
 # pays for a rare word partly because it is rare (Lau, Clark & Lappin 2017, SLOR); a correct rarer

@@ -189,9 +189,14 @@ def _seed(options: RewriteOptions, window: str, i: int) -> int:
     return int.from_bytes(digest[:4], "little")
 
 
+# A window's token budget: past BUDGET_RATIO × the source's tokens (+ BUDGET_SLACK) the length guard
+# rejects a candidate anyway; stopping there saves the decode time.
+BUDGET_RATIO, BUDGET_SLACK = 1.6, 12
+
+
 def token_budget(engine: LanguageModel, source: str, max_new_tokens: int) -> int:
-    """Past ~1.6x the source the length guard rejects anyway; stopping there saves the decode time."""
-    return min(max_new_tokens, int(len(engine.encode(source)) * 1.6) + 12)
+    """min(max_new_tokens, BUDGET_RATIO × the source's tokens + BUDGET_SLACK)."""
+    return min(max_new_tokens, int(len(engine.encode(source)) * BUDGET_RATIO) + BUDGET_SLACK)
 
 
 def candidate_options(
@@ -386,7 +391,8 @@ def shared_prefix_ids(engine: LanguageModel, restructure: bool) -> list[int]:
 
 def warm_prefix(engine: LanguageModel) -> None:
     """Cache the states after the tokens every window's prompt shares (`shared_prefix_ids`) once per
-    engine (each Engine is one model dir, cached by models.py; the engine dedupes by tokens)."""
+    engine (each Engine is one model dir, cached by native_host/models/cache.py; the engine dedupes by
+    tokens)."""
     warm = getattr(engine, "warm_prefix", None)
     if warm is None:
         return

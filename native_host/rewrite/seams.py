@@ -9,11 +9,12 @@ the fluency scorer (the same engine, or a judge model in train/select.py) and th
 
 Structural (`typing.Protocol`): the real classes fit without naming these; `_fits` below has mypy
 check that they do. Nothing here imports the engine at run time: that loads onnxruntime, which a light
-rewrite never needs (models.py loads it on first use).
+rewrite never needs (native_host/models/cache.py loads it on first use).
 
 Looked up with `getattr`, so a model may lack them: the engine's `sampling` (its own sampling settings,
 native_host/engine/sampling.py), `generate_batch` (sampled candidates in one batch) and `warm_prefix`
-(the shared prompt prefix cached); model_class.py reads `parameters` and `context_length` the same way.
+(the shared prompt prefix cached); native_host/models/size_class.py reads `parameters` and
+`context_length` the same way.
 """
 
 from __future__ import annotations

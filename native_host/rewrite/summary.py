@@ -110,8 +110,8 @@ def build(reply: dict[str, Any]) -> dict[str, Any]:
 
 def _link_phrase(figure: dict[str, Any]) -> str:
     """'the text is still likely to be linked to you (a little less than before)', 'the text now reads like
-    many other writers (before: it stood out)': the level of linkability.py in words, no number (the card
-    shows the number on demand, `line`)."""
+    many other writers (before: it stood out)': the level of style/linkability.py in words, no number (the
+    card shows the number on demand, `line`)."""
     level_before, level_after = figure["levels"]
     now = figure["level_words"][1]
     is_ = "" if figure["mode"] == "typicality" else wording.IS
@@ -128,7 +128,7 @@ def _link_phrase(figure: dict[str, Any]) -> str:
 
 def standing(report: dict[str, Any] | None) -> dict[str, Any] | None:
     """An identifiability report in the words the after-rewrite card uses for the text after: its level
-    (linkability.py), which parts still stand out (strands_line) and what it was compared with. The
+    (style/linkability.py), which parts still stand out (strands_line) and what it was compared with. The
     markers panel shows it, so the panel and the card say the same of the same text. None without one."""
     if not report:
         return None

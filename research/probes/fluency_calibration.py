@@ -1,5 +1,5 @@
-"""The fluency guard's calibration table: the labelled edits of tests/rewrite/fluency_cases.py scored as
-the search scores them (each edit alone in its window) with the installed default model, under the old
+"""The fluency guard's calibration table: the labelled edits of native_host/rewrite/data/fluency_cases.tsv
+scored as the search scores them (each edit alone in its window) with the installed default model, under the old
 per-token measure, the per-edit measure without and with the rarity term, at several margins; then the
 cases the shipped setting gets wrong. Run: python research/probes/fluency_calibration.py [MODEL_DIR]
 (docs/anonymization.md, "Fluency guard")."""
@@ -20,7 +20,11 @@ def main() -> None:
     from native_host.rewrite import guards, search
     from native_host.rewrite.edits import Edit
     from native_host.rewrite.windows import split_pieces
-    from tests.rewrite.fluency_cases import CASES, NATURAL, SURVIVORS
+
+    table = Path(__file__).resolve().parents[2] / "native_host" / "rewrite" / "data" / "fluency_cases.tsv"
+    lines = table.read_text(encoding="utf-8").splitlines()
+    CASES = [tuple(line.split("\t")) for line in lines if not line.startswith("#")]
+    NATURAL, SURVIVORS = "natural", "eval chunks "  # the table's header says what they mean
 
     checks = search.SearchChecks(None, models.get_engine(args.model_dir))
     src, cand, items = [], [], []

@@ -113,7 +113,7 @@ class FirefoxSession:
         """Once a right click has opened Firefox's context menu: runs our item and waits for the menu to
         close (an open menu would swallow the next click into the page)."""
         menu_id = "fantasma_fantasma-project_org-menuitem-_" + item_id
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 15
         opened = f"""(() => {{ const menu = document.getElementById("contentAreaContextMenu");
             const item = document.getElementById({json.dumps(menu_id)});
             return menu.state === "open" && !!item && !item.hidden; }})()"""
@@ -127,7 +127,7 @@ class FirefoxSession:
         )
         closed = 'document.getElementById("contentAreaContextMenu").state === "closed"'
         while not self.chrome_eval(closed):
-            assert time.monotonic() < deadline + 5, "the context menu did not close"
+            assert time.monotonic() < deadline + 15, "the context menu did not close"
             time.sleep(0.05)
 
     def ui_texts(self, kind: str | None = None, frames: bool = False) -> list[str]:

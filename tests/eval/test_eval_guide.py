@@ -77,30 +77,81 @@ def test_the_guides_top_sentences_are_the_ones_the_attackers_lean_on(federalist)
 
 
 def test_corpus_figures_have_their_shape_and_random_draws_their_spread(federalist):
+    """Each figure checked against the attackers' own answers on the texts it stands for: the original,
+    the guide's top k removed, the diligent writer's text (here: the top 3 removed, on every other
+    chunk), the eval's rewrite (here: each chunk's text swapped for the next chunk's); the random draws
+    differ from each other and with the seed, the guided figures do not."""
     split, attackers, surrogates = federalist
+    test = split.test
+    authors = [c.author for c in test]
+    ranked = [guide.guide_ranking(surrogates[c.author], c.text) for c in test]
+
+    def removed(i: int, k: int) -> str:
+        return guide.without(test[i].text, [ranked[i][j][:2] for j in guide.top_sentences(ranked[i], k)])
+
+    replayed = list(range(0, len(test), 2))
     chunks = [
-        guide.GuideChunk(c.author, c.text, guide.guide_ranking(surrogates[c.author], c.text), diligent=c.text)
-        for c in split.test
-    ]
-    figures = guide.evaluate_corpus(chunks, attackers, seed=3, rewritten=[c.text for c in split.test])
-    assert figures["chunks"] == len(split.test) and figures["sentences_per_chunk"] >= guide.MIN_SENTENCES
-    for a in figures["attackers"].values():
-        rho = a["spearman"]
-        assert len(rho["per_chunk"]) == len(chunks) and rho["chunks"] >= 1
-        assert -1.0 <= rho["mean"] <= 1.0
-        assert set(a["removed"]) == {str(k) for k in guide.REMOVED}
-        for removed in a["removed"].values():
-            r = removed["random"]
-            assert 0.0 <= r["min"] <= r["mean"] <= r["max"] <= 1.0 and r["std"] >= 0.0
-        # the diligent and rewritten texts given here are the originals: the same accuracy
-        d = a["diligent"]
-        assert (
-            d["chunks"] == len(chunks) and d["diligent"] == d["rewritten"] == d["original"] == a["original"]
+        guide.GuideChunk(
+            c.author,
+            c.text,
+            ranked[i],
+            diligent=removed(i, 3) if i in replayed else None,
+            scores=(0.8, 0.5 + i / 100) if i in replayed else None,
         )
-    again = guide.evaluate_corpus(chunks, attackers, seed=3, rewritten=[c.text for c in split.test])
+        for i, c in enumerate(test)
+    ]
+    swapped = [test[(i + 1) % len(test)].text for i in range(len(test))]
+    figures = guide.evaluate_corpus(chunks, attackers, seed=3, rewritten=swapped)
+    assert figures["chunks"] == len(test)
+    assert figures["sentences_per_chunk"] == pytest.approx(np.mean([len(r) for r in ranked]))
+    assert figures["diligent_score"] == {
+        "before": pytest.approx(0.8),
+        "after": pytest.approx(np.mean([0.5 + i / 100 for i in replayed])),
+        "changed": len(replayed),
+    }
+    of = [authors[i] for i in replayed]
+    spread = []
+    for name, attacker in attackers.items():
+        a = figures["attackers"][name]
+        assert a["original"] == attacker.accuracy([c.text for c in test], authors)
+        assert set(a["removed"]) == {str(k) for k in guide.REMOVED}
+        for k in guide.REMOVED:
+            figure = a["removed"][str(k)]
+            assert figure["guided"] == attacker.accuracy([removed(i, k) for i in range(len(test))], authors)
+            r = figure["random"]
+            assert r["min"] - 1e-9 <= r["mean"] <= r["max"] + 1e-9 and r["std"] >= 0.0  # float sums
+            spread.append(r["max"] - r["min"])
+        d = a["diligent"]
+        assert d["chunks"] == len(replayed)
+        assert d["original"] == attacker.accuracy([test[i].text for i in replayed], of)
+        assert d["diligent"] == attacker.accuracy([removed(i, 3) for i in replayed], of)
+        assert d["rewritten"] == attacker.accuracy([swapped[i] for i in replayed], of)
+        # rho per chunk: the guide's sentence scores against this attacker's drop in the true author's
+        # probability when that sentence alone is removed
+        truth = attacker.classes().index(test[0].author)
+        p = attacker.probabilities([test[0].text] + [guide.without(test[0].text, [s[:2]]) for s in ranked[0]])
+        rho = guide.spearman([s[2] for s in ranked[0]], p[0, truth] - p[1:, truth])
+        assert a["spearman"]["per_chunk"][0] == pytest.approx(rho, abs=1e-4)
+        measured = [r for r in a["spearman"]["per_chunk"] if r is not None]
+        assert a["spearman"]["chunks"] == len(measured) >= 1
+        assert a["spearman"]["mean"] == pytest.approx(np.mean(measured), abs=1e-4)
+    assert max(spread) > 0.0  # the draws differ from each other
+    again = guide.evaluate_corpus(chunks, attackers, seed=3, rewritten=swapped)
     assert again == figures  # seeded: the same draws
+    other = guide.evaluate_corpus(chunks, attackers, seed=4, rewritten=swapped)
+    draws = {
+        seed: [[f["random"] for f in a["removed"].values()] for a in run["attackers"].values()]
+        for seed, run in ((3, figures), (4, other))
+    }
+    assert draws[3] != draws[4]  # another seed, other draws
+    for run in (figures, other):  # ... and the same guided figures
+        for name in attackers:
+            for k in guide.REMOVED:
+                guided = run["attackers"][name]["removed"][str(k)]["guided"]
+                assert guided == figures["attackers"][name]["removed"][str(k)]["guided"]
     summary = guide.summarize([figures], "none")
     assert set(summary["spearman"]) == set(ATTACKERS)
+    assert summary["spearman"] == {name: a["spearman"]["mean"] for name, a in figures["attackers"].items()}
     assert set(summary["goals"]) == {"spearman_at_least_0_5", "guided_removal_of_3_beats_random"}
 
 
@@ -135,7 +186,11 @@ def test_the_diligent_writer_replays_the_top_sentences_with_the_offered_alternat
     assert main([*args, "--profile", "--guide", "--guide-replay", "1", "--out", str(out), "--quiet"]) == 0
     assert "diligent writer: the best alternative" in capsys.readouterr().out
     figures = json.loads((out / "eval_report.json").read_text())["corpora"][0]["guide"]
-    assert figures["diligent_score"]["after"] <= figures["diligent_score"]["before"]
+    moved = figures["diligent_score"]
+    # alternatives were offered and accepted (a writer who never accepts one leaves every text as it was
+    # and the score where it stood), and each one accepted lowered the score
+    assert moved["changed"] >= 1, moved
+    assert moved["after"] < moved["before"], moved
     for a in figures["attackers"].values():
         d = a["diligent"]
         assert d["chunks"] == 3 and all(0.0 <= d[k] <= 1.0 for k in ("original", "diligent", "rewritten"))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from native_host.host.client import HostProcess
+from native_host.host.client import HostProcess, host_env
 from tests.host.test_settings_applied import host_from, package_without_population
 from tests.models.checkpoints import LLAMA_NAME, QWEN_NAME
 
@@ -103,14 +103,20 @@ def test_the_hybrids_own_windows_are_refused_by_the_guards_and_never_pasted(mode
         assert host.violations == []
 
 
-def test_the_chosen_model_and_the_embedder_load_when_the_host_starts(models_home):
+def test_the_chosen_model_and_the_embedder_load_when_the_host_starts(models_home, tmp_path):
     """Preload (issue 39): no request but `hello`, and the chosen model is loaded and its weights mapped;
-    the first rewrite then spends no time loading."""
+    the first rewrite then loads nothing: it finds both warm (the host's loads, written to the debug
+    events file: each model once, before the rewrite)."""
     from native_host import paths
     from native_host.models.registry import use
 
     use(QWEN_NAME)
-    with HostProcess() as host:
+    events = tmp_path / "events"
+
+    def loads() -> list[str]:
+        return [line for line in events.read_text().splitlines() if line.startswith("load ")]
+
+    with HostProcess(env=host_env(FANTASMA_DEBUG_EVENTS_FILE=str(events))) as host:
         deadline = time.monotonic() + 120
         while (model := host.result("hello")["model"])["embedder"]["state"] != "ready":
             assert model["embedder"]["state"] in ("available", "loading"), model
@@ -118,9 +124,12 @@ def test_the_chosen_model_and_the_embedder_load_when_the_host_starts(models_home
             time.sleep(0.1)
         assert model["name"] == QWEN_NAME and model["state"] == "ready", model  # the model loads first
         assert mapped(host.proc.pid, paths.models_dir() / QWEN_NAME) > 0
+        preloaded = loads()
+        assert sorted(line.split()[1] for line in preloaded) == ["embedder", "engine"], preloaded
+        assert f"load engine {paths.models_dir() / QWEN_NAME}" in preloaded, preloaded
         result = rewrite(host)
         assert result["model"] == QWEN_MODEL
-        assert result["timings"]["load_s"] < 0.5, result["timings"]  # found warm, not loaded
+        assert loads() == preloaded  # found warm, not loaded again
         assert host.close() == 0
         assert host.violations == []
 

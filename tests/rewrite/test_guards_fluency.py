@@ -75,7 +75,7 @@ def test_labelled_set_confusion(drops):
     default model (adapter merged, the one the tests export) 59 of 76 natural passed and 48 of 60
     unnatural were rejected; with the base model, 61 and 45. The cases read in the search's output after the guard
     ("eval chunks ..." origins) are left out here: their unnatural ones are there because the guard
-    passed them (a biased sample; bench/fluency_calibration.py reports them apart)."""
+    passed them (a biased sample; research/probes/fluency_calibration.py reports them apart)."""
     calibration = [k for k, c in enumerate(CASES) if not c[1].startswith(SURVIVORS)]
     natural = [k for k in calibration if CASES[k][0] == NATURAL]
     unnatural = [k for k in calibration if CASES[k][0] != NATURAL]

@@ -88,12 +88,23 @@ def test_every_window_prefills_only_its_own_part(model_dir, embedder):
 
 def test_the_fixed_messages_rendered_apart_are_no_prefix_under_qwen35(model_dir):
     """Why the prefix comes from whole prompts: Qwen3.5's template renders the example answer with an
-    empty think block when it is the last turn, without one inside a real prompt."""
+    empty think block when it is the last turn, without one inside a real prompt. ChatML (SmolLM2) and
+    Llama 3 render a turn the same whatever follows, so there the fixed messages rendered apart start the
+    real prompt's text. Under all three the shared prefix runs past them, through the request's fixed start, and is
+    a prefix of a prompt unlike the probes it is taken from (another text, another marker, a kept span)."""
     engine = Engine.load(model_dir)
-    apart = engine.encode(engine.render_chat(prompt.prefix_messages(False), add_generation_prompt=False))
-    real = engine.encode(engine.render_chat(prompt.build_messages(TEXTS[0], ["slang"], ["Friday"])))
+    apart_text = engine.render_chat(prompt.prefix_messages(False), add_generation_prompt=False)
+    real_text = engine.render_chat(prompt.build_messages(TEXTS[0], ["slang"], ["Friday"]))
+    apart, real = engine.encode(apart_text), engine.encode(real_text)
+    shared = llm_windows.shared_prefix_ids(engine, False)
+    assert real[: len(shared)] == shared
+    assert engine.decode(shared).endswith("Remove:")  # the request's fixed start, not only the messages
+    example_answer = prompt.prefix_messages(False)[-1]["content"]
+    assert example_answer in engine.decode(shared)
     if engine.config["architecture"] == "qwen3_5":
         assert real[: len(apart)] != apart
-    assert real[: len(llm_windows.shared_prefix_ids(engine, False))] == llm_windows.shared_prefix_ids(
-        engine, False
-    )
+        example_answer_apart = "</think>\n\n" + example_answer
+        assert example_answer_apart in apart_text and example_answer_apart not in real_text
+    else:  # the text apart starts the real prompt (its tokens may not: Llama 3's `<|eot_id|>` is plain
+        # text to SmolLM2's tokenizer, merged with what follows it)
+        assert real_text.startswith(apart_text) and len(shared) > len(apart)

@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 import native_host
-from native_host.rewrite import RewriteOptions, rewrite, summary
+from native_host.rewrite import RewriteOptions, rewrite
 from native_host.rewrite.reply import build_reply
 from native_host.settings import PROFILE_OFF
 
@@ -20,15 +20,30 @@ MODEL = {"name": "smollm2", "architecture": "llama", "hybrid": False, "layers": 
 
 def test_the_reply_is_the_results_fields_then_the_model_and_the_summary(isolated_home):
     result = rewrite(SAMPLE, RewriteOptions(strength="light"))
+    assert result.text != SAMPLE and result.identifiability_before is None  # light runs no search
     reply = build_reply(result, use_profile=True, model=MODEL, model_note=NOTE)
     assert list(reply) == [*result.to_json(), "model", "guide", "summary"]  # the wire order, PROTOCOL.md
     assert reply["model"] == MODEL
     assert reply["reason"] == "; ".join(part for part in (NOTE, result.reason) if part)
-    # light runs no search: both figures are scored here, from the original and the rewritten text
-    assert reply["identifiability_before"] == summary.score(SAMPLE, True)
-    assert reply["identifiability_after"] == summary.score(result.text, True)
-    assert reply["summary"] == summary.build({k: v for k, v in reply.items() if k != "summary"})
-    assert reply["summary"]["details"][0] == "The chosen model 'big' failed to load (no model.onnx)."
+    # both figures scored here: `before` of the original, `after` of the rewritten text (each report's
+    # sentence spans cover the text it scored), against the samples (none yet: typicality, and the
+    # report says why, not that the profile is off)
+    before, after = reply["identifiability_before"], reply["identifiability_after"]
+    assert before["sentences"][-1][1] == len(SAMPLE.rstrip()), before["sentences"]
+    assert after["sentences"][-1][1] == len(result.text.rstrip()), after["sentences"]
+    assert before["score"] != after["score"]
+    for figure in (before, after):
+        assert figure["mode"] == "typicality" and figure["message"] != PROFILE_OFF, figure
+        assert "no writing samples" in figure["message"]
+    # the summary is built from this reply's own fields: its counts, its figures, the model's note first
+    words = reply["summary"]
+    assert words["markers"]["before"] == result.markers_before["count"] > 0
+    assert words["markers"]["after"] == result.markers_after["count"]
+    assert words["identifiability"]["before"] == before["score"]
+    assert words["identifiability"]["after"] == after["score"]
+    removed = result.markers_before["count"] - result.markers_after["count"]
+    assert words["headline"].startswith(f"{removed} habits removed, {result.markers_after['count']} left")
+    assert words["details"][0] == "The chosen model 'big' failed to load (no model.onnx)."
 
 
 def test_without_the_profile_the_figures_say_it_is_off_and_no_model_is_named(isolated_home):

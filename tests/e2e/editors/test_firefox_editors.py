@@ -81,7 +81,7 @@ class EditorFirefox(FirefoxSession):
         self.click(self._field_js())
         focused = f"""(() => {{ const f = {self._field_js()};
             return f.ownerDocument.hasFocus() && f.contains(f.ownerDocument.activeElement); }})()"""
-        self.bidi.wait_for(self.page, focused, timeout=5)
+        self.bidi.wait_for(self.page, focused, timeout=15)
         # The first keys sent right after focusing TinyMCE's iframe can be lost in Firefox: the first
         # character is typed until the editor has it (2 s apart, so a late one would have arrived).
         first = f"editorPage.text() === {json.dumps(ORIGINAL[0])}"
@@ -151,7 +151,7 @@ def test_firefox_menu_rewrite_once_and_one_ctrl_z_restores(
     assert not any(marker in model.replace(URL, "") for marker in MARKERS), model
     assert firefox.messages() == []
     firefox.press(CONTROL, "z")
-    firefox.wait_model(ORIGINAL, timeout=5)
+    firefox.wait_model(ORIGINAL)
 
 
 def test_firefox_shortcut_rewrites_the_focused_editor(

@@ -205,7 +205,7 @@ def test_chromium_typing_guides_the_top_sentence_offers_alternatives_and_insert_
     assert ed.model() == want
     page.bring_to_front()
     ed.field.press("Control+z")
-    ed.wait_model(PRIOR, timeout=5_000)
+    ed.wait_model(PRIOR)
     page.close()
 
 
@@ -320,7 +320,7 @@ def test_firefox_the_guide_by_keyboard_and_insert_into_a_real_editor(
     ff.chrome_eval("(() => { window.focus(); gBrowser.selectedBrowser.focus(); return true; })()")
     ff.bidi.evaluate(ff.page, "document.querySelector('.ProseMirror').focus() ?? true")
     ff.press(CONTROL, "z")
-    ff.wait_model(PRIOR, timeout=5)
+    ff.wait_model(PRIOR)
 
 
 def test_chromium_with_writing_samples_the_meter_speaks_of_the_writer(

@@ -78,6 +78,6 @@ def test_right_click_rewrite_is_answered_by_the_model(
         assert ed.model() == oracle
         assert ed.messages() == []
         ed.field.press("Control+z")
-        ed.wait_model(ORIGINAL, timeout=5_000)
+        ed.wait_model(ORIGINAL)
     finally:
         page.close()

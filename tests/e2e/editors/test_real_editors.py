@@ -43,7 +43,7 @@ class EditorPage:
         """Types like a user, key by key (editors record undo steps from key events), then pauses."""
         self.field.click()
         self.page.keyboard.type(text)
-        self.wait_model(text, timeout=5_000)
+        self.wait_model(text)
         self.page.wait_for_timeout(UNDO_GROUP_MS)
 
     def menu(self, browser: Browser, item: str = "fantasma-anonymize") -> None:
@@ -100,7 +100,7 @@ def test_menu_rewrite_lands_once_and_one_ctrl_z_restores(
     assert not any(marker in model.replace(URL, "") for marker in MARKERS), model
     assert ed.messages() == []  # no error shown on success
     ed.field.press("Control+z")  # one real key press
-    ed.wait_model(ORIGINAL, timeout=5_000)
+    ed.wait_model(ORIGINAL)
 
 
 def test_keyboard_command_rewrites_the_focused_editor(
@@ -162,12 +162,12 @@ def test_paragraphs_survive_the_rewrite(
         if i:
             page.keyboard.press("Enter")
         page.keyboard.type(line)
-    ed.wait_model(text, timeout=5_000)
+    ed.wait_model(text)
     page.wait_for_timeout(UNDO_GROUP_MS)
     ed.menu(browser)
     ed.wait_model(expected)
     ed.field.press("Control+z")
-    ed.wait_model(text, timeout=5_000)
+    ed.wait_model(text)
 
 
 MISPLACING = Editor("misplacing", "#field")  # hand-made: tests/e2e/editors/pages/misplacing.html
@@ -184,7 +184,7 @@ def test_a_misplaced_edit_is_undone_through_the_editors_history_then_the_next_st
     page.wait_for_timeout(300)
     assert ed.model() == light and ed.messages() == []
     ed.field.press("Control+z")
-    ed.wait_model(ORIGINAL, timeout=5_000)
+    ed.wait_model(ORIGINAL)
 
 
 def test_a_misplaced_edit_that_cannot_be_undone_is_reported_with_what_the_field_holds(
