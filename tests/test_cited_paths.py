@@ -51,9 +51,7 @@ DOCS = [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md", ROOT / "PROTO
 CODE = ("native_host", "export", "train", "bench")
 # Known stale citations in files other parts of an issue are rewriting now (the lead deletes an entry
 # once the part that owns the file has merged): (file, cited path or name) -> why it is left.
-KNOWN_STALE: dict[tuple[str, str], str] = {
-    ("native_host/host/handlers.py", "_GUIDE_CACHE"): "issue 45: the engineer splitting handlers.py mends it",
-}
+KNOWN_STALE: dict[tuple[str, str], str] = {}
 # Files of other projects a comment may name: name -> whose.
 FOREIGN = {
     "convert_hf_to_gguf.py": "llama.cpp's converter",

@@ -6,7 +6,7 @@ Two sources, every candidate through the same guards as a rewrite (search.Search
 tokens, facts, markers, the kept marks, length, meaning; fluency when an engine is given), per sentence
 and on the whole text:
 
-* `rules`: the search (search.py) over the rule edits (edits/) that lie inside the sentence, at the
+* `rules`: the search (rewrite/search.py) over the rule edits (rewrite/edits/) that lie inside the sentence, at the
   strong and the medium budget, and the single best edits alone;
 * `model`: the active model's candidates for a window on that sentence (llm_windows.rewrite_window),
   each offered to the search as one span edit.

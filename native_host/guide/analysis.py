@@ -3,7 +3,7 @@
     guide(ident, text, cache=None) -> GuideReport     the text's score, and per sentence its contribution,
                                                       share, the attacker families it feeds, reasons in words
 
-Everything is the identifiability surrogates' own maths (identify.py's TextState over surrogates.py), read
+Everything is the identifiability surrogates' own maths (style/identify.py's TextState over style/surrogates.py), read
 from counts deltas:
 
 * a sentence's `contribution` is `score - score of the text without it` (the report's `sentences`, the

@@ -5,7 +5,7 @@
     writers_figures(population) -> Writers      the same rates for writers in general
     explain(ranked, fed, ...) -> list[str]      a sentence's reasons, from the surrogate's ranked tokens
 
-guide.py ranks, per attacker family a sentence feeds, the words and marks whose removal lowers that family
+guide/analysis.py ranks, per attacker family a sentence feeds, the words and marks whose removal lowers that family
 most (the surrogate's own maths). This module turns that ranking into reasons that name a style choice
 with a direction, and never what the writer must keep:
 
