@@ -178,7 +178,7 @@ function renderGuide() {
   $("sentences").classList.remove("stale");
   renderSentences(text, sentences, report.top ?? []);
   renderTop(text, sentences, report.top ?? []);
-  renderChangeEffect(report);
+  renderChangeEffect(text, report);
 }
 
 /** The shown digits of a score: what is compared, so the words and the figure never disagree. */
@@ -187,13 +187,15 @@ function shown(score) {
 }
 
 /**
- * What the last change did to the meter, in words: "That change lowered the meter: likely → possibly",
- * or, plainly, that it raised it, with Undo (the text as it was before, as one edit of the box).
+ * What the last change did to the meter, in words: "Your last change lowered the meter: likely →
+ * possibly", or, plainly, that it raised it, with Undo (the text as it was before, as one edit of the
+ * box). A change is an edit of what was there; text added at the end is not one.
  */
-function renderChangeEffect(report) {
+function renderChangeEffect(text, report) {
   const box = $("change-effect");
   const before = previousReply?.report;
-  if (!before) {
+  // Text typed on at the end is writing, not a change of what was there: the meter alone speaks for it.
+  if (!before || text.startsWith(previousReply.text)) {
     box.hidden = true;
     return;
   }
