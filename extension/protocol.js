@@ -3,7 +3,7 @@
 
 export const HOST_NAME = "org.fantasma.host";
 export const PROTOCOL_VERSION = 1;
-export const CLIENT = "fantasma-extension/0.1.0";
+export const CLIENT = "fantasma-extension/0.1.1";
 export const INSTALL_COMMAND = "fantasma-host install";
 /** A rival counts in the score from two ~250-word pieces (PROTOCOL.md profile.show). */
 export const MIN_RIVAL_CHUNKS = 2;

@@ -12,7 +12,7 @@ value is forced, not defaulted: PROTOCOL.md promises no network connection, ever
 import os as _os
 import sys as _sys
 
-__version__ = "0.1.0"
+__version__ = "0.1.1"
 
 # Read by onnxruntime when its library loads. Hub variables only matter to `fantasma-export`
 # (the host never imports huggingface_hub) but keep its usage pings off there too.

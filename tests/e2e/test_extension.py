@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+import native_host
+
 from .harness import EXTENSION_ID, SAMPLE, Browser, PageUi, host_request
 from .server import PageServer
 
@@ -33,10 +35,10 @@ def test_popup_shows_connected_host(browser: Browser, artifacts: Path) -> None:
     page.set_viewport_size({"width": 340, "height": 230})
     page.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html")
     expect(page.locator("#status")).to_have_attribute("data-state", "connected", timeout=15_000)
-    expect(page.locator("#status-detail")).to_contain_text("host 0.1.0")
+    expect(page.locator("#status-detail")).to_contain_text(f"host {native_host.__version__}")
     # No model installed here: the popup says so on a line of its own, without naming a model beside it.
     detail = page.locator("#status-detail").inner_text()
-    assert detail.splitlines()[0] == "host 0.1.0", detail
+    assert detail.splitlines()[0] == f"host {native_host.__version__}", detail
     assert (
         "No language model is installed" in detail and "(embedded)" not in detail and " · " not in detail
     ), detail

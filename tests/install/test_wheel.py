@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import native_host
 from native_host import assets
 from scripts import build_dist, build_extension
 
@@ -38,7 +39,7 @@ def test_every_file_fits_pypi_and_the_wheel_requires_its_model_wheels_and_no_hea
     ]
     with zipfile.ZipFile(installed.wheel) as wheel:
         names = set(wheel.namelist())
-        metadata = wheel.read("fantasma-0.1.0.dist-info/METADATA").decode()
+        metadata = wheel.read(f"fantasma-{native_host.__version__}.dist-info/METADATA").decode()
     assert not [
         n
         for n in names
