@@ -86,3 +86,20 @@ def test_on_the_corpora_no_number_abbreviation_or_quotation_is_cut():
             assert text[e:s2] != "" and text[e:s2].strip() == "", (name, sentence[-40:], following)
             assert not never_ends(sentence.split()[-1]), (name, sentence[-60:], following)
     assert checked > 20_000
+
+
+def test_a_pasted_texts_cut_off_first_and_last_fragments_are_sentences_of_their_own() -> None:
+    """A paste that starts and ends mid-sentence: the guide lists (and ranks) its first and last fragments
+    like any sentence, so a writer can reword them too (issue 43)."""
+    from native_host.guide.analysis import guide
+    from native_host.style.identify import Identifiability
+
+    text = "and so the war ended at last. We went home the next day, tired. Then the rain came and"
+    spans = sentence_spans(text)
+    assert [text[a:b] for a, b in spans] == [
+        "and so the war ended at last.",
+        "We went home the next day, tired.",
+        "Then the rain came and",
+    ]
+    report = guide(Identifiability.load(None), text).to_json()
+    assert [(s["start"], s["end"]) for s in report["sentences"]] == spans
