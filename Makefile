@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip -q --disable-pip-version-check
 PYTHON3 ?= python3
 
-.PHONY: run test lint format bench install test-install dist clean
+.PHONY: run test lint format bench install test-install dist deb test-deb clean
 
 $(VENV)/.installed: pyproject.toml requirements/data.txt
 	test -x $(PY) || $(PYTHON3) -m venv $(VENV)
@@ -36,6 +36,17 @@ test: test-install
 # SHA256SUMS, into dist/ (scripts/build_dist.py; web-ext from tests/e2e/webext).
 dist: install
 	$(PY) scripts/build_dist.py --out dist
+
+# The Debian 12 package, dist/fantasma_<version>_amd64.deb: its own venv of Debian's python3.11 under
+# /usr/lib/fantasma, the models prepared, the host registered system-wide (scripts/build_deb.py; root,
+# dpkg-deb, PyPI). `test-deb` installs it in a clean debootstrap root with the network off, rewrites,
+# speaks to the host, removes and purges it, and compares the file lists (scripts/check_deb.py;
+# docs/install.md, "Debian package").
+deb: install
+	$(PY) scripts/build_deb.py --out dist
+
+test-deb: test-install
+	FANTASMA_TEST_DEB=1 $(PY) -m pytest -q -ra tests/deb
 
 lint: test-install
 	$(VENV)/bin/ruff check .

@@ -1,0 +1,70 @@
+"""The Debian package end to end (`make test-deb`): built by scripts/build_deb.py, then installed in a clean
+Debian 12 debootstrap root with the network off, used, removed and purged by scripts/check_deb.py.
+
+Slow (a build of a few minutes, the debootstrap root once, about 2 minutes each run after), and it needs
+root, debootstrap and dpkg-deb on Debian 12, so it runs only when FANTASMA_TEST_DEB=1 (`make test-deb`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NEEDS = ("debootstrap", "dpkg-deb", "unshare", "chroot")
+
+pytestmark = [
+    pytest.mark.deb,
+    pytest.mark.timeout(3600),
+    pytest.mark.skipif(os.environ.get("FANTASMA_TEST_DEB") != "1", reason="make test-deb (FANTASMA_TEST_DEB=1)"),
+]
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory) -> dict:
+    if os.geteuid() != 0 or any(shutil.which(tool) is None for tool in NEEDS):
+        pytest.fail(f"make test-deb needs root and {', '.join(NEEDS)} (apt-get install debootstrap)")
+    out = tmp_path_factory.mktemp("deb")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "scripts/build_deb.py", "--out", str(out)], cwd=ROOT, env=env, check=True)
+    deb = next(out.glob("fantasma_*_amd64.deb"))
+    done = subprocess.run(
+        [sys.executable, "scripts/check_deb.py", "--deb", str(deb)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    return json.loads(done.stdout)
+
+
+def test_rewrites_offline_with_the_packaged_model(checked):
+    cli = checked["rewrite_cli"]
+    assert cli["model"]["dir"].startswith("/usr/share/fantasma/models/"), cli["model"]
+    assert cli["text"].strip()
+
+
+def test_the_host_answers_as_a_browser_starts_it(checked):
+    host = checked["host"]
+    assert host["hello"]["type"] == "result", host["hello"]
+    assert host["hello"]["result"]["model"]["state"] == "available", host["hello"]
+    assert host["rewrite"]["type"] == "result", host["rewrite"]
+    assert host["exit"] == 0
+
+
+def test_registered_for_chromium_and_firefox_esr(checked):
+    assert checked["manifests"]["chromium"]["path"] == "/usr/lib/fantasma/bin/fantasma-host"
+    assert checked["manifests"]["firefox-esr"]["path"] == "/usr/lib/fantasma/bin/fantasma-host"
+
+
+def test_remove_and_purge_leave_nothing(checked):
+    assert checked["left_after_remove"] == []
+    assert checked["left_after_purge"] == []
+    assert checked["gone_after_purge"] == []
