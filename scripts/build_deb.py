@@ -59,6 +59,8 @@ PYTHON_SOURCES = ("native_host", "export", "train", "pyproject.toml", "README.md
 DATA_PACKAGES = (assets.SMOLLM2, assets.MINILM)  # what `fantasma setup` exports from, build time only
 MAINTAINER = "Fantasma project <maintainers@fantasma-project.org>"
 DEPENDS = "python3.11, libc6 (>= 2.28), libgcc-s1, libstdc++6"  # manylinux_2_28 wheels: glibc, libstdc++
+# xz at level 1: the models and libraries gain little from a higher level, which takes ~5 times as long
+COMPRESS = ("-Zxz", "-z1")
 # /etc/opt/<browser> belongs to packages installed in /opt; a Debian package may not ship files there
 # (lintian: dir-or-file-in-etc-opt), so postinst writes these links and postrm removes them.
 MAINTSCRIPT_PREFIX = "/etc/opt/"
@@ -414,7 +416,7 @@ def build(out: Path) -> Path:
         md5sums(root, debian)
         target = out / f"{PACKAGE}_{__version__}_{ARCH}.deb"
         log(f"dpkg-deb → {target}")
-        run(["dpkg-deb", "--root-owner-group", "-Zxz", "--build", root, target], stdout=subprocess.DEVNULL)
+        run(["dpkg-deb", "--root-owner-group", *COMPRESS, "--build", root, target], stdout=subprocess.DEVNULL)
     log(f"{target} ({target.stat().st_size / 1e6:.1f} MB)")
     return target
 
