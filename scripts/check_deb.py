@@ -82,7 +82,7 @@ def log(message: str) -> None:
 
 def mirror() -> str:
     """The Debian mirror this machine's apt uses (deb822 URIs: or one-line `deb URL bookworm`)."""
-    sources = sorted(Path("/etc/apt").glob("sources.list.d/*.sources")) + [Path("/etc/apt/sources.list")]
+    sources = [*sorted(Path("/etc/apt").glob("sources.list.d/*.sources")), Path("/etc/apt/sources.list")]
     sources += sorted(Path("/etc/apt").glob("sources.list.d/*.list"))
     for source in sources:
         text = source.read_text(encoding="utf-8") if source.is_file() else ""
@@ -111,8 +111,11 @@ def base_root() -> Path:
 
 
 def offline(root: Path, script: str, check: bool = True) -> subprocess.CompletedProcess:
-    """`script` (sh) in the chroot, in a new network and mount namespace with its own /proc."""
-    inner = f"mount -t proc proc {root}/proc && exec chroot {root} /bin/sh -ec {_quote(script)}"
+    """`script` (sh) in the chroot, in a new network and mount namespace with its own /proc and /dev/pts."""
+    inner = (
+        f"mount -t proc proc {root}/proc && mount -t devpts -o newinstance devpts {root}/dev/pts && "
+        f"exec chroot {root} /bin/sh -ec {_quote(script)}"
+    )
     env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"}
     proc = subprocess.run(
         ["unshare", "--net", "--mount", "--pid", "--fork", "sh", "-ec", inner],
@@ -122,7 +125,9 @@ def offline(root: Path, script: str, check: bool = True) -> subprocess.Completed
         timeout=1800,
     )
     if check and proc.returncode != 0:
-        raise SystemExit(f"check_deb: failed ({proc.returncode}): {script}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+        raise SystemExit(
+            f"check_deb: failed ({proc.returncode}): {script}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+        )
     return proc
 
 
@@ -151,7 +156,7 @@ def check(deb: Path, keep: bool) -> dict:
         offline(root, "test \"$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ')\" = lo")  # no network
         before = file_list(root)
         log(f"apt-get install ./{deb.name} (offline)")
-        offline(root, f"cd /root && apt-get install -y --no-download ./{deb.name}")
+        offline(root, f"apt-get install -y /root/{deb.name}")
         manifests = {}
         for name, path in (("chromium", CHROMIUM_MANIFEST), ("firefox-esr", FIREFOX_MANIFEST)):
             text = offline(root, f"cat {path}").stdout
@@ -163,11 +168,17 @@ def check(deb: Path, keep: bool) -> dict:
         (root / "tmp" / "host_check.py").write_text(HOST_CHECK, encoding="utf-8")
         user = "setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp/user"
         log("fantasma rewrite, as nobody, offline")
-        cli = offline(root, f"mkdir /tmp/user && chown 65534:65534 /tmp/user && {user} fantasma rewrite --json --quiet /tmp/text.txt")
+        cli = offline(
+            root,
+            f"mkdir /tmp/user && chown 65534:65534 /tmp/user && {user} fantasma rewrite --json --quiet /tmp/text.txt",
+        )
         rewrite = json.loads(cli.stdout)
         log("the host, started as Chromium starts it")
         host = json.loads(
-            offline(root, f"{user} python3 /tmp/host_check.py {CHROMIUM_MANIFEST} {EXTENSION_ORIGIN} \"$(cat /tmp/text.txt)\"").stdout
+            offline(
+                root,
+                f'{user} python3 /tmp/host_check.py {CHROMIUM_MANIFEST} {EXTENSION_ORIGIN} "$(cat /tmp/text.txt)"',
+            ).stdout
         )
         offline(root, "rm -rf /tmp/user /tmp/text.txt /tmp/host_check.py")
         log("apt-get remove, apt-get purge")

@@ -18,11 +18,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 NEEDS = ("debootstrap", "dpkg-deb", "unshare", "chroot")
+PACKAGED_MODELS = "/usr/lib/fantasma/share/fantasma/models/"  # a link to /usr/share/fantasma/models
 
 pytestmark = [
     pytest.mark.deb,
     pytest.mark.timeout(3600),
-    pytest.mark.skipif(os.environ.get("FANTASMA_TEST_DEB") != "1", reason="make test-deb (FANTASMA_TEST_DEB=1)"),
+    pytest.mark.skipif(
+        os.environ.get("FANTASMA_TEST_DEB") != "1", reason="make test-deb (FANTASMA_TEST_DEB=1)"
+    ),
 ]
 
 
@@ -47,14 +50,18 @@ def checked(tmp_path_factory) -> dict:
 
 def test_rewrites_offline_with_the_packaged_model(checked):
     cli = checked["rewrite_cli"]
-    assert cli["model"]["dir"].startswith("/usr/share/fantasma/models/"), cli["model"]
+    assert cli["path"] == "llm", cli["reason"]  # the model answered, not the neutralizer fallback
+    assert cli["model"]["embedded"] is True
     assert cli["text"].strip()
 
 
 def test_the_host_answers_as_a_browser_starts_it(checked):
     host = checked["host"]
     assert host["hello"]["type"] == "result", host["hello"]
-    assert host["hello"]["result"]["model"]["state"] == "available", host["hello"]
+    model = host["hello"]["result"]["model"]
+    assert model["state"] == "available", model
+    assert model["dir"].startswith(PACKAGED_MODELS), model  # paths.system_models_dir, the package's
+    assert model["embedder"]["dir"].startswith(PACKAGED_MODELS), model
     assert host["rewrite"]["type"] == "result", host["rewrite"]
     assert host["exit"] == 0
 
