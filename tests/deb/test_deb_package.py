@@ -1,8 +1,9 @@
 """The Debian package end to end (`make test-deb`): built by scripts/build_deb.py, then installed in a clean
 Debian 12 debootstrap root with the network off, used, removed and purged by scripts/check_deb.py.
 
-Slow (a build of a few minutes, the debootstrap root once, about 2 minutes each run after), and it needs
-root, debootstrap and dpkg-deb on Debian 12, so it runs only when FANTASMA_TEST_DEB=1 (`make test-deb`).
+Slow (the build takes 5 to 12 minutes, mostly xz; the debootstrap root 2 minutes, once; the check about 2.5
+minutes; lintian 3), and it needs root, debootstrap, lintian and dpkg-deb on Debian 12, so it runs only
+when FANTASMA_TEST_DEB=1 (`make test-deb`, which CI runs after `make test`).
 """
 
 from __future__ import annotations
@@ -30,22 +31,36 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def checked(tmp_path_factory) -> dict:
+def deb(tmp_path_factory) -> Path:
     if os.geteuid() != 0 or any(shutil.which(tool) is None for tool in NEEDS):
         pytest.fail(f"make test-deb needs root and {', '.join(NEEDS)} (apt-get install debootstrap)")
     out = tmp_path_factory.mktemp("deb")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     subprocess.run([sys.executable, "scripts/build_deb.py", "--out", str(out)], cwd=ROOT, env=env, check=True)
-    deb = next(out.glob("fantasma_*_amd64.deb"))
+    return next(out.glob("fantasma_*_amd64.deb"))
+
+
+@pytest.fixture(scope="module")
+def checked(deb) -> dict:
     done = subprocess.run(
         [sys.executable, "scripts/check_deb.py", "--deb", str(deb)],
         cwd=ROOT,
-        env=env,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
         text=True,
     )
     assert done.returncode == 0, done.stderr[-4000:]
     return json.loads(done.stdout)
+
+
+def test_lintian_finds_no_error_or_warning_left(deb):
+    """Each override in scripts/deb/lintian-overrides is explained in docs/install.md."""
+    if shutil.which("lintian") is None:
+        pytest.fail("make test-deb needs lintian (apt-get install lintian)")
+    done = subprocess.run(
+        ["lintian", "--fail-on", "error,warning", str(deb)], capture_output=True, text=True, timeout=1800
+    )
+    assert done.returncode == 0, done.stdout[-4000:]
 
 
 def test_rewrites_offline_with_the_packaged_model(checked):
