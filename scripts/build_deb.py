@@ -191,7 +191,8 @@ def place_extension(venv: Path, root: Path, scratch: Path) -> None:
     with zipfile.ZipFile(chromium_zip) as archive:
         archive.extractall(share / "chromium")
     site = next((venv / "lib").glob("python3*/site-packages"))
-    bundled = Path("/") / (site / "native_host" / "bundled" / "extension").relative_to(root)
+    installed = site / assets.BUNDLED_DIR.relative_to(ROOT) / "extension"  # where extension_source() looks
+    bundled = Path("/") / installed.relative_to(root)
     for package in (chromium_zip, firefox_xpi):
         rel_link(bundled / package.name, SHARE / "extension" / package.name, root)
 
@@ -333,7 +334,6 @@ def control(root: Path, debian: Path) -> None:
         "Depends": DEPENDS,
         "Section": "text",
         "Priority": "optional",
-        "Homepage": "https://fantasma-project.org",
         "Description": "local writing-style anonymizer (native host, models, browser extension)\n"
         " Fantasma finds the habits in a person's writing that identify them and\n"
         " rewrites the text, on their own machine, so those habits are gone and the\n"
@@ -381,7 +381,6 @@ def docs(root: Path, venv: Path) -> None:
         [
             "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/",
             "Upstream-Name: fantasma",
-            "Source: https://fantasma-project.org",
             "",
             "Files: *",
             "Copyright: 2026 the Fantasma developers",

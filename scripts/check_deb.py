@@ -14,8 +14,9 @@ interface but a downed loopback) with its own /proc:
 4. as an unprivileged user with an empty home: `fantasma rewrite --json` on a text, answered by the
    embedded model from /usr/share/fantasma/models; then one `hello` and one `rewrite` frame to the
    launcher the Chromium manifest names, as Chromium starts it;
-5. `apt-get remove`, then `apt-get purge`: the file list equals the one before, but for the files apt
-   and dpkg keep about their own work (`APT_OWN`).
+5. `apt-get remove`, then `dpkg --purge` (the package has no conffiles and no postrm, so remove purges
+   it and apt no longer knows it; dpkg --purge is what `apt-get purge` runs): after each, the file list
+   equals the one before, but for the files apt and dpkg keep about their own work (`APT_OWN`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ BASE = WORK / "bookworm-root"  # the pristine debootstrap root, made once
 SUITE = "bookworm"
 INCLUDE = "python3.11"  # the package's interpreter, so that installing it fetches nothing
 CHROMIUM_MANIFEST = "/etc/chromium/native-messaging-hosts/org.fantasma.host.json"
+CHROME_MANIFEST = "/etc/opt/chrome/native-messaging-hosts/org.fantasma.host.json"  # Chrome and Brave
 FIREFOX_MANIFEST = "/usr/lib/mozilla/native-messaging-hosts/org.fantasma.host.json"
 EXTENSION_ORIGIN = "chrome-extension://folfajlldbfkhgchaeijigmkgemmkfnl/"
 TEXT = (
@@ -162,6 +164,8 @@ def check(deb: Path, keep: bool) -> dict:
             text = offline(root, f"cat {path}").stdout
             manifests[name] = json.loads(text)
             offline(root, f"test -x {manifests[name]['path']}")
+        chrome = json.loads(offline(root, f"cat {CHROME_MANIFEST}").stdout)  # postinst's link
+        assert chrome == manifests["chromium"], chrome
         assert manifests["chromium"]["allowed_origins"] == [EXTENSION_ORIGIN], manifests["chromium"]
         assert manifests["firefox-esr"]["allowed_extensions"] == ["fantasma@fantasma-project.org"]
         (root / "tmp" / "text.txt").write_text(TEXT, encoding="utf-8")
@@ -181,15 +185,19 @@ def check(deb: Path, keep: bool) -> dict:
             ).stdout
         )
         offline(root, "rm -rf /tmp/user /tmp/text.txt /tmp/host_check.py")
-        log("apt-get remove, apt-get purge")
+        log("apt-get remove, dpkg --purge")
         offline(root, "apt-get remove -y fantasma")
         after_remove = file_list(root)
-        offline(root, "apt-get purge -y fantasma")
+        # no conffiles and no postrm: dpkg purged it on remove, so apt no longer knows the name and
+        # `apt-get purge` would fail; dpkg --purge is what it would run, and accepts a purged package
+        status = offline(root, "dpkg-query -W -f='${db:Status-Status}' fantasma 2>/dev/null || true").stdout
+        offline(root, "dpkg --purge fantasma")
         after_purge = file_list(root)
         result = {
             "rewrite_cli": rewrite,
             "host": host,
             "manifests": manifests,
+            "status_after_remove": status or "unknown (purged)",
             "left_after_remove": sorted(p for p in after_remove - before if not apt_own(p)),
             "left_after_purge": sorted(p for p in after_purge - before if not apt_own(p)),
             "apt_own": sorted(p for p in after_purge - before if apt_own(p)),

@@ -87,6 +87,7 @@ def test_registered_for_chromium_and_firefox_esr(checked):
 
 
 def test_remove_and_purge_leave_nothing(checked):
+    assert checked["status_after_remove"] == "unknown (purged)"  # dpkg keeps no record either
     assert checked["left_after_remove"] == []
     assert checked["left_after_purge"] == []
     assert checked["gone_after_purge"] == []
