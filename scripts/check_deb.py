@@ -12,8 +12,9 @@ interface but a downed loopback) with its own /proc:
 3. the host manifests for Chromium (/etc/chromium/native-messaging-hosts) and Firefox ESR
    (/usr/lib/mozilla/native-messaging-hosts) name an executable launcher and the extension's id;
 4. as an unprivileged user with an empty home: `fantasma rewrite --json` on a text, answered by the
-   embedded model from /usr/share/fantasma/models; then one `hello` and one `rewrite` frame to the
-   launcher the Chromium manifest names, as Chromium starts it;
+   embedded model from /usr/share/fantasma/models, and `fantasma setup`, which finds the models set up;
+   then one `hello` and one `rewrite` frame to the launcher the Chromium manifest names, as Chromium
+   starts it;
 5. `apt-get remove`, then `dpkg --purge` (the package has no conffiles and no postrm, so remove purges
    it and apt no longer knows it; dpkg --purge is what `apt-get purge` runs): after each, the file list
    equals the one before, but for the files apt and dpkg keep about their own work (`APT_OWN`).
@@ -177,6 +178,7 @@ def check(deb: Path, keep: bool) -> dict:
             f"mkdir /tmp/user && chown 65534:65534 /tmp/user && {user} fantasma rewrite --json --quiet /tmp/text.txt",
         )
         rewrite = json.loads(cli.stdout)
+        setup = offline(root, f"{user} fantasma setup --no-register").stdout  # a user's own setup: no export
         log("the host, started as Chromium starts it")
         host = json.loads(
             offline(
@@ -195,6 +197,7 @@ def check(deb: Path, keep: bool) -> dict:
         after_purge = file_list(root)
         result = {
             "rewrite_cli": rewrite,
+            "setup": setup,
             "host": host,
             "manifests": manifests,
             "status_after_remove": status or "unknown (purged)",

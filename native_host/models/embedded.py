@@ -123,7 +123,7 @@ def choose_chat_model(use_base: bool, manifest: Path | None = None) -> ChatModel
 
 
 def _chat_step(choice: ChatModelChoice) -> SetupStep:
-    from native_host.assets import smollm2_gguf
+    from native_host.assets import SMOLLM2_GGUF, smollm2_gguf
 
     def build(out_dir: Path) -> None:
         from export.graph import Precision
@@ -141,7 +141,8 @@ def _chat_step(choice: ChatModelChoice) -> SetupStep:
             source = read_meta(path).get("source")
         except ModelDirError:
             return False
-        return _model_dir_ready(path) and source == choice.label(smollm2_gguf().name)
+        # the file's name, not the file: a system package's venv has the exported model, not the GGUF
+        return _model_dir_ready(path) and source == choice.label(SMOLLM2_GGUF)
 
     def after(path: Path) -> None:
         from native_host.engine import Engine

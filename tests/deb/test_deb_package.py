@@ -70,6 +70,11 @@ def test_rewrites_offline_with_the_packaged_model(checked):
     assert cli["text"].strip()
 
 
+def test_a_users_setup_finds_the_packaged_models_and_exports_nothing(checked):
+    lines = [line for line in checked["setup"].splitlines() if line.startswith(("chat model", "meaning"))]
+    assert len(lines) == 2 and all(f"already set up in {PACKAGED_MODELS}" in line for line in lines), lines
+
+
 def test_the_host_answers_as_a_browser_starts_it(checked):
     host = checked["host"]
     assert host["hello"]["type"] == "result", host["hello"]
