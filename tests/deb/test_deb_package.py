@@ -1,9 +1,9 @@
 """The Debian package end to end (`make test-deb`): built by scripts/build_deb.py, then installed in a clean
 Debian 12 debootstrap root with the network off, used, removed and purged by scripts/check_deb.py.
 
-Slow (the build takes 5 to 12 minutes, mostly xz; the debootstrap root 2 minutes, once; the check about 2.5
-minutes; lintian 3), and it needs root, debootstrap, lintian and dpkg-deb on Debian 12, so it runs only
-when FANTASMA_TEST_DEB=1 (`make test-deb`, which CI runs after `make test`).
+Slow (3 minutes in all on an idle 2-core machine, about 12 on a shared one; the debootstrap root adds 2
+minutes, once), and it needs root, debootstrap, lintian and dpkg-deb on Debian 12, so it runs only when
+FANTASMA_TEST_DEB=1 (`make test-deb`, which CI runs after `make test`).
 """
 
 from __future__ import annotations
