@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip -q --disable-pip-version-check
 PYTHON3 ?= python3
 
-.PHONY: run test test-dist lint format bench install test-install dist clean
+.PHONY: run test test-dist lint format bench install test-install dist deb test-deb clean
 
 $(VENV)/.installed: pyproject.toml requirements/data.txt
 	test -x $(PY) || $(PYTHON3) -m venv $(VENV)
@@ -44,6 +44,17 @@ dist: install
 # offline from a local index into a fresh venv, set up and run offline; the store packages rebuilt the same.
 test-dist: test-install
 	$(PY) -m pytest -q -ra tests/install/test_wheel.py tests/install/test_dist_files.py
+
+# The Debian 12 package, dist/fantasma_<version>_amd64.deb: its own venv of Debian's python3.11 under
+# /usr/lib/fantasma, the models prepared, the host registered system-wide (scripts/build_deb.py; root,
+# dpkg-deb, PyPI). `test-deb` installs it in a clean debootstrap root with the network off, rewrites,
+# speaks to the host, removes and purges it, and compares the file lists (scripts/check_deb.py;
+# docs/install.md, "Debian package").
+deb: install
+	$(PY) scripts/build_deb.py --out dist
+
+test-deb: test-install
+	FANTASMA_TEST_DEB=1 $(PY) -m pytest -q -ra tests/deb
 
 lint: test-install
 	$(VENV)/bin/ruff check .

@@ -2,6 +2,9 @@
 
 `FANTASMA_HOME` (tests, portable installs) replaces the platformdirs roots with one directory.
 
+The embedded models may also come prepared by a system package (the Debian package, docs/install.md):
+`<sys.prefix>/share/fantasma/models`, read-only, used for a model the user has no copy of their own.
+
 The user's files (settings.json, profile.msgpack with phrases from their own writing, host.log) are
 private: `private_dir()` makes their directory 0700 and `write_private()` writes 0600 through a
 uniquely named temp file, fsynced before it replaces the old one. POSIX modes; on Windows the per-user
@@ -13,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,12 +49,26 @@ def models_dir() -> Path:
     return data_dir() / "models"
 
 
+def system_models_dir() -> Path:
+    """Where a system package puts the embedded models it prepared (the Debian package: its venv's
+    prefix is /usr/lib/fantasma, this dir a link to /usr/share/fantasma/models). Never written."""
+    return Path(sys.prefix) / "share" / "fantasma" / "models"
+
+
+def _embedded(name: str) -> Path:
+    """The user's own copy when there is one (it is what `fantasma setup` writes), else the system
+    package's, else the user's path (not set up yet)."""
+    own = models_dir() / name
+    shipped = system_models_dir() / name
+    return shipped if not own.exists() and shipped.is_dir() else own
+
+
 def default_model_dir() -> Path:
-    return models_dir() / "smollm2-135m-instruct-int4"
+    return _embedded("smollm2-135m-instruct-int4")
 
 
 def embedder_dir() -> Path:
-    return models_dir() / "all-minilm-l6-v2"
+    return _embedded("all-minilm-l6-v2")
 
 
 def profile_path() -> Path:

@@ -2,7 +2,7 @@
 # System packages the tests need (Debian): Chromium and Firefox ESR for the end-to-end extension tests,
 # Xvfb and xdotool for the ones that press real keys in headed browsers (tests/e2e/test_real_keys.py),
 # Node/npm for the extension's JS unit tests and `web-ext lint`, strace for the host's no-network test
-# (tests/host/test_no_network.py).
+# (tests/host/test_no_network.py), debootstrap and lintian for `make test-deb`.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
@@ -12,6 +12,8 @@ command -v npm >/dev/null 2>&1 || need+=(npm)
 command -v strace >/dev/null 2>&1 || need+=(strace)
 command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
 command -v xdotool >/dev/null 2>&1 || need+=(xdotool)
+command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)  # make test-deb: a clean Debian 12 root
+command -v lintian >/dev/null 2>&1 || need+=(lintian)  # make test-deb: the package's checks
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

@@ -141,7 +141,8 @@ def _chat_step(choice: ChatModelChoice) -> SetupStep:
             source = read_meta(path).get("source")
         except ModelDirError:
             return False
-        # the file's name, not its path: finding the file checks its sha256, which "already set up" skips
+        # the file's name, not its path: finding the file checks its sha256, which "already set up" skips,
+        # and a system package's venv has the exported model, not the GGUF
         return _model_dir_ready(path) and source == choice.label(SMOLLM2_GGUF)
 
     def after(path: Path) -> None:
