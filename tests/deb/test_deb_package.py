@@ -21,13 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NEEDS = ("debootstrap", "dpkg-deb", "unshare", "chroot")
 PACKAGED_MODELS = "/usr/lib/fantasma/share/fantasma/models/"  # a link to /usr/share/fantasma/models
 
-pytestmark = [
-    pytest.mark.deb,
-    pytest.mark.timeout(3600),
-    pytest.mark.skipif(
-        os.environ.get("FANTASMA_TEST_DEB") != "1", reason="make test-deb (FANTASMA_TEST_DEB=1)"
-    ),
-]
+# Deselected (not skipped) unless FANTASMA_TEST_DEB=1: tests/conftest.py.
+pytestmark = [pytest.mark.deb, pytest.mark.timeout(3600)]
 
 
 @pytest.fixture(scope="module")
