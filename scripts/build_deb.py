@@ -107,10 +107,15 @@ def build_venv(root: Path, wheel: Path) -> Path:
     run([PYTHON, "-m", "venv", "--without-pip", venv])
     python = venv / "bin" / "python"
     pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check", "--python", python]
+    # No PYTHONPATH: a checkout on it holds fantasma.egg-info (`pip install -e .`), and pip then takes
+    # fantasma for installed already and leaves it out of the venv.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     run([*pip, "install", "--no-compile", "--no-warn-script-location", "--only-binary", ":all:",
-         "-r", PINS, "--no-deps"])  # fmt: skip
-    run([*pip, "install", "--no-compile", "--no-deps", wheel])
-    run([*pip, "check"])  # the pins are the whole closure
+         "-r", PINS, "--no-deps"], env=env)  # fmt: skip
+    run([*pip, "install", "--no-compile", "--no-deps", wheel], env=env)
+    run([*pip, "check"], env=env)  # the pins are the whole closure
+    if not any((venv / "lib").glob("python3*/site-packages/native_host/cli.py")):
+        raise SystemExit(f"build_deb: {wheel.name} did not install into the venv")
     relocate(venv)
     return venv
 
