@@ -183,7 +183,7 @@ def check(deb: Path, keep: bool) -> dict:
         host = json.loads(
             offline(
                 root,
-                f'{user} python3 /tmp/host_check.py {CHROMIUM_MANIFEST} {EXTENSION_ORIGIN} "$(cat /tmp/text.txt)"',
+                f'{user} python3.11 /tmp/host_check.py {CHROMIUM_MANIFEST} {EXTENSION_ORIGIN} "$(cat /tmp/text.txt)"',
             ).stdout
         )
         offline(root, "rm -rf /tmp/user /tmp/text.txt /tmp/host_check.py")
