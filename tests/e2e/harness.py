@@ -49,6 +49,20 @@ def register_host(manifest_dir: Path, browser_form: str, fantasma_home: Path) ->
     return write_host_manifest(manifest_dir, browser_form, launcher)
 
 
+def home_with_models(home: Path, embedder_model_dir: Path, default_model_dir: Path | None = None) -> Path:
+    """`home` as a FANTASMA_HOME whose models dir holds the meaning embedder (and, when given, the default
+    model) where `fantasma setup` puts them: symlinks into the test session's exports (native_host/paths.py
+    names the dirs). Without a language model, alternatives are the search's rule edits."""
+    from native_host import paths
+
+    models = home / "data" / paths.models_dir().relative_to(paths.data_dir())
+    models.mkdir(parents=True)
+    if default_model_dir is not None:
+        (models / paths.default_model_dir().name).symlink_to(default_model_dir, target_is_directory=True)
+    (models / paths.embedder_dir().name).symlink_to(embedder_model_dir, target_is_directory=True)
+    return home
+
+
 def chromium_args(extension: Path) -> list[str]:
     """Chromium's flags for a test: the unpacked extension only, no sandbox (root), no background traffic
     (this machine's closed network refuses it)."""

@@ -111,20 +111,35 @@ def wait_posts(server: PageServer, count: int, timeout: float) -> list[dict[str,
 # ---- Chromium ---------------------------------------------------------------------------------------
 
 
-class UpdatedChromium(HeadedChromium):
-    def __init__(self, display: XDisplay, context, build: Path) -> None:
-        super().__init__(display, context)
-        self.build = build
-        self.release = 0
+class Updates:
+    """An update with tabs open: the next build written into the folder the browser loaded, then reloaded
+    the way an update reaches it (`reload_extension`), and the browser runs the new version."""
+
+    build: Path
+    release = 0
+
+    def reload_extension(self) -> None:
+        raise NotImplementedError
+
+    def running_version(self) -> str:
+        raise NotImplementedError
 
     def update(self) -> str:
-        """The next build written into the folder Chromium loaded, then reloaded: an update with tabs open."""
         self.release += 1
         version = f"0.1.{self.release}"
         write_build(self.build, version)
         self.reload_extension()
-        assert self.sw.evaluate("chrome.runtime.getManifest().version") == version
+        assert self.running_version() == version
         return version
+
+
+class UpdatedChromium(Updates, HeadedChromium):
+    def __init__(self, display: XDisplay, context, build: Path) -> None:
+        super().__init__(display, context)
+        self.build = build
+
+    def running_version(self) -> str:
+        return self.sw.evaluate("chrome.runtime.getManifest().version")
 
     def reload_extension(self) -> None:
         """`chrome.runtime.reload()`: what an update does to open tabs; returns once the new background runs."""
@@ -443,20 +458,13 @@ def test_chromium_shortcut_on_a_browser_page_says_no_extension_may_work_there(
 # ---- Firefox ESR ------------------------------------------------------------------------------------
 
 
-class UpdatedFirefox(FirefoxSession):
+class UpdatedFirefox(Updates, FirefoxSession):
     def __init__(self, firefox: Firefox, build: Path) -> None:
         super().__init__(firefox, build)
         self.build = build
-        self.release = 0
 
-    def update(self) -> str:
-        """The next build written into the folder Firefox installed the add-on from, then reloaded."""
-        self.release += 1
-        version = f"0.1.{self.release}"
-        write_build(self.build, version)
-        self.reload_extension()
-        assert self.extension_eval("browser.runtime.getManifest().version") == version
-        return version
+    def running_version(self) -> str:
+        return self.extension_eval("browser.runtime.getManifest().version")
 
     def reload_extension(self) -> None:
         """`browser.runtime.reload()` from the options page (which closes), then the options page again."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,9 +18,9 @@ from playwright.sync_api import Playwright, expect
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 
 from .bidi import Firefox
-from .harness import Browser, PageUi, chromium_with_host, host_request, register_host
+from .harness import Browser, PageUi, chromium_with_host, home_with_models, host_request, register_host
 from .server import PageServer
-from .test_firefox import FIREFOX, FirefoxSession
+from .test_firefox import FIREFOX, FirefoxSession, composer_context
 from .test_long_rewrite import click_ui
 
 pytestmark = pytest.mark.e2e
@@ -39,13 +38,7 @@ def federalist() -> tuple[str, str]:
 
 @pytest.fixture(scope="module")
 def finish_home(tmp_path_factory: pytest.TempPathFactory, embedder_model_dir: Path) -> Path:
-    from native_host import paths
-
-    home = tmp_path_factory.mktemp("e2e_finish_home")
-    models = home / "data" / paths.models_dir().relative_to(paths.data_dir())
-    models.mkdir(parents=True)
-    (models / paths.embedder_dir().name).symlink_to(embedder_model_dir, target_is_directory=True)
-    return home
+    return home_with_models(tmp_path_factory.mktemp("e2e_finish_home"), embedder_model_dir)
 
 
 @pytest.fixture(scope="module")
@@ -165,17 +158,6 @@ def finish_firefox(tmp_path_factory: pytest.TempPathFactory, finish_home: Path) 
         browser.close()
 
 
-def composer_context(ff: FirefoxSession) -> str:
-    deadline = time.monotonic() + 30
-    while True:
-        for ctx in ff.bidi.send("browsingContext.getTree", {})["contexts"]:
-            if "/composer/composer.html" in ctx["url"]:
-                ff.bidi.wait_for(ctx["context"], "!!document.querySelector('#insert-why')", timeout=15)
-                return ctx["context"]
-        assert time.monotonic() < deadline, "the composer did not open"
-        time.sleep(0.1)
-
-
 def test_firefox_finish_it_yourself_opens_the_composer_on_the_rewrite_with_the_sentences_listed(
     finish_firefox: FirefoxSession, server: PageServer, oracle: dict
 ) -> None:
@@ -193,7 +175,7 @@ def test_firefox_finish_it_yourself_opens_the_composer_on_the_rewrite_with_the_s
     card = ff.wait_ui(FINISH, "figure", timeout=30)
     assert remaining_sentences(oracle)[0].strip()[:30] in card, card
     click_ui(ff, "figure", FINISH)
-    composer = composer_context(ff)
+    composer = composer_context(ff, timeout=30)
     ff.bidi.wait_for(
         composer, f"document.querySelector('#draft').value === {json.dumps(oracle['text'])}", timeout=15
     )

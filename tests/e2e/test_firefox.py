@@ -166,6 +166,18 @@ class FirefoxSession:
         raise AssertionError(f"no {kind or 'box'} with {part!r}; shown: {self.ui_texts(kind, frames)}")
 
 
+def composer_context(firefox: FirefoxSession, timeout: float = 15) -> str:
+    """The composer's window (a moz-extension: page the background opened), once its script runs."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for ctx in firefox.bidi.send("browsingContext.getTree", {})["contexts"]:
+            if "/composer/composer.html" in ctx["url"]:
+                firefox.bidi.wait_for(ctx["context"], "!!document.querySelector('#insert-why')", timeout=15)
+                return ctx["context"]
+        assert time.monotonic() < deadline, "the composer did not open"
+        time.sleep(0.1)
+
+
 def _text_of(node: dict) -> str:
     value = node.get("value", {})
     if value.get("nodeType") == 3:

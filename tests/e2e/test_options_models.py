@@ -20,7 +20,7 @@ from tests.models.checkpoints import QWEN_NAME, cached_qwen35, fantasma
 from .editors.cases import EDITORS, ORIGINAL
 from .editors.conftest import editor_bundles  # noqa: F401 (the real-editor pages, bundled once)
 from .editors.test_real_editors import EditorPage
-from .harness import EXTENSION_ID, Browser, chromium_with_host, host_request
+from .harness import EXTENSION_ID, Browser, chromium_with_host, home_with_models, host_request
 from .server import PageServer
 
 OPTIONS = f"chrome-extension://{EXTENSION_ID}/options/options.html"
@@ -35,13 +35,7 @@ TIPTAP = next(e for e in EDITORS if e.name == "tiptap")
 def two_models_home(
     tmp_path_factory: pytest.TempPathFactory, request, default_model_dir: Path, embedder_model_dir: Path
 ) -> Path:
-    from native_host import paths
-
-    home = tmp_path_factory.mktemp("e2e_models_home")
-    models = home / "data" / paths.models_dir().relative_to(paths.data_dir())
-    models.mkdir(parents=True)
-    (models / paths.default_model_dir().name).symlink_to(default_model_dir, target_is_directory=True)
-    (models / paths.embedder_dir().name).symlink_to(embedder_model_dir, target_is_directory=True)
+    home = home_with_models(tmp_path_factory.mktemp("e2e_models_home"), embedder_model_dir, default_model_dir)
     done = fantasma(home, "setup", "--model", str(cached_qwen35(request.config.cache)), "--name", QWEN_NAME)
     assert done.returncode == 0, done.stderr
     return home

@@ -59,6 +59,14 @@ class Ledger:
             self.take(timeout)
         return next(i for i in self.finals if i in ids)
 
+    def cancel_running(self, rid: str) -> None:
+        """Cancels the running `rid`: the cancel is answered `cancelled: true` and `rid` ends `cancelled`."""
+        cancel = self.host.send("cancel", {"target": rid})
+        self.until_final(cancel)
+        assert self.replies[cancel]["result"] == {"cancelled": True}
+        self.until_final(rid)
+        assert self.replies[rid]["error"]["name"] == "cancelled"
+
 
 def test_a_guide_and_an_analyze_are_answered_while_a_job_runs(host):
     ledger = Ledger(host)
@@ -72,11 +80,7 @@ def test_a_guide_and_an_analyze_are_answered_while_a_job_runs(host):
     assert ledger.until_final(analyze, job) == analyze
     assert ledger.replies[analyze]["type"] == "result", ledger.replies[analyze]
     # the job was running all along, and a cancel still ends it with `cancelled`
-    cancel = host.send("cancel", {"target": job})
-    ledger.until_final(cancel)
-    assert ledger.replies[cancel]["result"] == {"cancelled": True}
-    ledger.until_final(job)
-    assert ledger.replies[job]["error"]["name"] == "cancelled"
+    ledger.cancel_running(job)
 
 
 def test_each_lane_keeps_its_own_order_queue_and_cancel(host):
@@ -142,11 +146,7 @@ def test_a_guide_is_answered_while_a_real_rewrite_and_real_alternatives_run(mode
         guide = host.send("guide", {"text": TEXT})
         assert ledger.until_final(guide, rewrite) == guide
         assert ledger.replies[guide]["type"] == "result", ledger.replies[guide]
-        cancel = host.send("cancel", {"target": rewrite})
-        ledger.until_final(cancel)
-        assert ledger.replies[cancel]["result"] == {"cancelled": True}
-        ledger.until_final(rewrite)
-        assert ledger.replies[rewrite]["error"]["name"] == "cancelled"
+        ledger.cancel_running(rewrite)
 
         sentences = ledger.replies[guide]["result"]["sentences"]
         start, end = sentences[-1]["start"], sentences[-1]["end"]

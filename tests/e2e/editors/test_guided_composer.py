@@ -19,10 +19,10 @@ from playwright.sync_api import Page, Playwright, expect
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 
 from ..bidi import Firefox
-from ..harness import Browser, chromium_with_host, host_request, register_host
+from ..harness import Browser, chromium_with_host, home_with_models, host_request, register_host
 from ..server import PageServer
 from ..test_composer import assert_fits, composer_window_size
-from ..test_firefox import FIREFOX
+from ..test_firefox import FIREFOX, composer_context
 from .cases import EDITORS, UNDO_GROUP_MS
 from .test_firefox_editors import CONTROL, EditorFirefox
 from .test_real_editors import EditorPage
@@ -44,15 +44,9 @@ SENTENCES_JS = """() => [...document.querySelectorAll('#sentences .sentence')].m
 
 @pytest.fixture(scope="module")
 def guide_home(tmp_path_factory: pytest.TempPathFactory, embedder_model_dir: Path) -> Path:
-    """A FANTASMA_HOME with the meaning embedder where `fantasma setup` puts it (alternatives pass the
-    meaning guard) and no language model: the alternatives are the search's rule edits."""
-    from native_host import paths
-
-    home = tmp_path_factory.mktemp("e2e_guide_home")
-    models = home / "data" / paths.models_dir().relative_to(paths.data_dir())
-    models.mkdir(parents=True)
-    (models / paths.embedder_dir().name).symlink_to(embedder_model_dir, target_is_directory=True)
-    return home
+    """A FANTASMA_HOME with the meaning embedder and no language model: the alternatives are the search's
+    rule edits."""
+    return home_with_models(tmp_path_factory.mktemp("e2e_guide_home"), embedder_model_dir)
 
 
 @pytest.fixture(scope="module")
@@ -223,18 +217,6 @@ def guide_firefox(tmp_path_factory: pytest.TempPathFactory, guide_home: Path) ->
         yield EditorFirefox(browser)
     finally:
         browser.close()
-
-
-def composer_context(firefox: EditorFirefox) -> str:
-    """The composer's window (a moz-extension: page the background opened), once its script runs."""
-    deadline = time.monotonic() + 15
-    while True:
-        for ctx in firefox.bidi.send("browsingContext.getTree", {})["contexts"]:
-            if "/composer/composer.html" in ctx["url"]:
-                firefox.bidi.wait_for(ctx["context"], "!!document.querySelector('#insert-why')", timeout=15)
-                return ctx["context"]
-        assert time.monotonic() < deadline, "the composer did not open"
-        time.sleep(0.1)
 
 
 def keys(firefox: EditorFirefox, context: str, *values: str) -> None:

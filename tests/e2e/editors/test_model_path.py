@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Playwright
 
-from ..harness import Browser, chromium_with_host, host_request
+from ..harness import Browser, chromium_with_host, home_with_models, host_request
 from ..server import PageServer
 from .cases import EDITORS, ORIGINAL
 from .test_real_editors import EditorPage
@@ -30,14 +30,7 @@ def model_home(
 ) -> Path:
     """A FANTASMA_HOME whose models dir holds the default model and the embedder where `fantasma setup`
     puts them (symlinks into the test session's exports; native_host/paths.py names the dirs)."""
-    from native_host import paths
-
-    home = tmp_path_factory.mktemp("e2e_model_home")
-    models = home / "data" / paths.models_dir().relative_to(paths.data_dir())
-    models.mkdir(parents=True)
-    (models / paths.default_model_dir().name).symlink_to(default_model_dir, target_is_directory=True)
-    (models / paths.embedder_dir().name).symlink_to(embedder_model_dir, target_is_directory=True)
-    return home
+    return home_with_models(tmp_path_factory.mktemp("e2e_model_home"), embedder_model_dir, default_model_dir)
 
 
 @pytest.fixture(scope="module")
