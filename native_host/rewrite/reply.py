@@ -33,11 +33,18 @@ def build_reply(
     reply["model"] = model
     if model_note:
         reply["reason"] = "; ".join(part for part in (model_note, reply.get("reason")) if part)
-    if reply.get("identifiability_before") is None:
-        reply["identifiability_before"] = summary.score(result.original, use_profile)
-    if reply.get("identifiability_after") is None:
-        reply["identifiability_after"] = summary.score(reply["text"], use_profile)
+    scoring = summary.scoring_model(use_profile)  # once: loading it fits the stored samples
+    if scoring is not None:
+        if reply.get("identifiability_before") is None:
+            reply["identifiability_before"] = summary.score(result.original, use_profile, model=scoring)
+        if reply.get("identifiability_after") is None:
+            reply["identifiability_after"] = summary.score(reply["text"], use_profile, model=scoring)
     # Where the guide takes over: which sentences of the rewrite still give the writer away, and why.
-    reply["guide"] = summary.guide_of(reply["text"], use_profile) if reply["text"].strip() else None
+    has_text = bool(reply["text"].strip())
+    reply["guide"] = (
+        summary.guide_of(reply["text"], use_profile, model=scoring)
+        if scoring is not None and has_text
+        else None
+    )
     reply["summary"] = summary.build(reply)
     return reply

@@ -4,6 +4,7 @@ chooses among them.
 
     build(reply) -> dict                            the summary, from the reply JSON alone (the reply is
                                                     put together in native_host/rewrite/reply.py)
+    scoring_model(use_samples) -> Identifiability | None   what the figures and the guide score against
     score(text, use_samples) -> dict | None         an identifiability report of a text, for the reply's
                                                     figures and the host's `analyze`
     guide_of(text, use_samples) -> dict | None      the guide's report of the rewritten text: the sentences
@@ -19,12 +20,15 @@ The numbers are formatted here, once, so the page and the CLI show the same digi
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from native_host import wording
 from native_host.rewrite.options import SEARCH_STRENGTHS
 from native_host.settings import PROFILE_OFF
 from native_host.style import linkability
+
+if TYPE_CHECKING:
+    from native_host.style.identify import Identifiability
 
 log = logging.getLogger(__name__)
 
@@ -34,35 +38,57 @@ A_LITTLE, PLAIN = 0.05, 0.15
 MOST_NAMED = 3  # habits named in the headline; the rest are counted
 
 
-def score(text: str, use_samples: bool, note: str = PROFILE_OFF) -> dict[str, Any] | None:
-    """IdentifiabilityReport.to_json() of `text` against the stored writing samples (typicality without
-    them), or by typicality when `use_samples` is off: then the samples and rivals are not read and
-    `note` is the report's message. None, logged, when there is nothing to score against."""
+def scoring_model(use_samples: bool) -> Identifiability | None:
+    """The identifiability model a rewrite's figures and guide score against: the stored writing samples
+    (typicality without them), or typicality when `use_samples` is off (then the samples and rivals are
+    not read). Loading fits the stored samples, so a caller scoring several texts loads it once. None,
+    logged, when there is nothing to score against."""
     from native_host.style.identify import Identifiability
     from native_host.style.samples import IdentifyError
 
     try:
-        report = Identifiability.load("stored" if use_samples else None).score(text).to_json()
+        return Identifiability.load("stored" if use_samples else None)
     except Exception as exc:  # a figure for the user, never a reason to lose the rewrite itself
         log.warning("identifiability unavailable: %s", exc, exc_info=not isinstance(exc, IdentifyError))
         return None
-    if not use_samples and note:
-        report["message"] = note
-    return report
 
 
-def guide_of(text: str, use_samples: bool, note: str = PROFILE_OFF) -> dict[str, Any] | None:
-    """GuideReport.to_json() of `text` (PROTOCOL.md `guide`) against the same samples as `score`: where the
+def score(
+    text: str, use_samples: bool, note: str = PROFILE_OFF, model: Identifiability | None = None
+) -> dict[str, Any] | None:
+    """IdentifiabilityReport.to_json() of `text` against `model` (default `scoring_model(use_samples)`);
+    with `use_samples` off, `note` is the report's message. None, logged, when there is nothing to score
+    against."""
+    model = model or scoring_model(use_samples)
+    if model is None:
+        return None
+    try:
+        report = model.score(text).to_json()
+    except Exception as exc:  # a figure for the user, never a reason to lose the rewrite itself
+        log.warning("identifiability unavailable: %s", exc, exc_info=True)
+        return None
+    return _noted(report, use_samples, note)
+
+
+def guide_of(
+    text: str, use_samples: bool, note: str = PROFILE_OFF, model: Identifiability | None = None
+) -> dict[str, Any] | None:
+    """GuideReport.to_json() of `text` (PROTOCOL.md `guide`) against the same model as `score`: where the
     composer's guide takes over from the rewrite. None, logged, when there is nothing to score against."""
     from native_host.guide.analysis import guide
-    from native_host.style.identify import Identifiability
-    from native_host.style.samples import IdentifyError
 
-    try:
-        report = guide(Identifiability.load("stored" if use_samples else None), text).to_json()
-    except Exception as exc:  # a hint for the user, never a reason to lose the rewrite itself
-        log.warning("guide unavailable: %s", exc, exc_info=not isinstance(exc, IdentifyError))
+    model = model or scoring_model(use_samples)
+    if model is None:
         return None
+    try:
+        report = guide(model, text).to_json()
+    except Exception as exc:  # a hint for the user, never a reason to lose the rewrite itself
+        log.warning("guide unavailable: %s", exc, exc_info=True)
+        return None
+    return _noted(report, use_samples, note)
+
+
+def _noted(report: dict[str, Any], use_samples: bool, note: str) -> dict[str, Any]:
     if not use_samples and note:
         report["message"] = note
     return report
