@@ -115,20 +115,47 @@ def _spread(n: int, k: int) -> list[int]:
     return sorted({(2 * i + 1) * n // (2 * k) for i in range(k)})
 
 
+HELD_OUT = ("chunks", "documents")  # what a test chunk is held out from: see split_corpus
+
+
+def _document_split(chunks: list[Chunk], test_per_author: int) -> tuple[list[Chunk], list[Chunk]] | None:
+    """(test pool, training pool) of one author's chunks by whole documents: the last documents by file
+    name until they hold `test_per_author` chunks, the rest (at least one document, two chunks) for
+    training; None when the author cannot be split so."""
+    documents = sorted({c.source for c in chunks})
+    held: list[str] = []
+    for source in reversed(documents[1:]):
+        held.append(source)
+        if sum(c.source in held for c in chunks) >= test_per_author:
+            break
+    test_pool = [c for c in chunks if c.source in held]
+    train_pool = [c for c in chunks if c.source not in held]
+    if len(test_pool) < test_per_author or len(train_pool) < 2:
+        return None
+    return test_pool, train_pool
+
+
 def split_corpus(
     corpus: dict,
     n_authors: int,
     test_per_author: int,
     train_per_author: int,
     root: Path | None = None,
+    *,
+    held_out: str = "chunks",
 ) -> Split:
     """The `n_authors` authors with the most text, each with `test_per_author` test chunks and up to
     `train_per_author` training chunks.
 
-    Both sets are spread evenly over the author's whole output (so neither is one document's topic),
-    and the chunks right next to a test chunk are left out of training, so no training text continues
-    a test text.
+    `held_out="chunks"`: both sets are spread evenly over the author's whole output (so neither is one
+    document's topic), and the chunks right next to a test chunk are left out of training, so no
+    training text continues a test text. `held_out="documents"`: the test chunks come from documents
+    no training chunk comes from (an attacker holding your *other* writing: other books, other essays,
+    so names and plot of the tested document are not in the training), spread over the author's last
+    documents by file name; an author needs two documents to be used.
     """
+    if held_out not in HELD_OUT:
+        raise ValueError(f"held_out must be one of {HELD_OUT}, not {held_out!r}")
     root = root or corpora_root()
     by_author: dict[str, list[Chunk]] = defaultdict(list)
     seen: set[str] = set()
@@ -152,6 +179,18 @@ def split_corpus(
     authors = tuple(usable[:n_authors])
     train: list[Chunk] = []
     test: list[Chunk] = []
+    if held_out == "documents":
+        usable = [a for a in ranked if _document_split(by_author[a], test_per_author) is not None]
+        if len(usable) < 2:
+            raise CorpusError(
+                f"{corpus['id']}: fewer than 2 authors have two documents and {needed} chunks of ~{CHUNK_WORDS} words"
+            )
+        authors = tuple(usable[:n_authors])
+        for author in authors:
+            held, kept = _document_split(by_author[author], test_per_author) or ([], [])
+            test.extend(held[i] for i in _spread(len(held), test_per_author))
+            train.extend(kept[j] for j in _spread(len(kept), train_per_author))
+        return Split(corpus["id"], authors, tuple(train), tuple(test))
     for author in authors:
         chunks = by_author[author]
         test_idx = set(_spread(len(chunks), test_per_author))

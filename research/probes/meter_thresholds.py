@@ -32,9 +32,9 @@ from native_host.style.identify import Identifiability
 BOUNDARIES = [round(x, 2) for x in np.arange(0.10, 0.71, 0.05)]
 
 
-def _split(spec: str, authors: int, chunks: int, train: int):
+def _split(spec: str, authors: int, chunks: int, train: int, held_out: str = "chunks"):
     name, n = parse_corpus_spec(spec)
-    return split_corpus(find_corpus(name, load_manifest()), n or authors, chunks, train)
+    return split_corpus(find_corpus(name, load_manifest()), n or authors, chunks, train, held_out=held_out)
 
 
 def _place(split, texts: dict[str, list[str]], scores: dict[str, list[float]]) -> list[calibration.Placed]:
@@ -73,8 +73,8 @@ def from_eval(directory: Path) -> list[calibration.Placed]:
     return placed
 
 
-def originals(spec: str, chunks: int, train: int) -> list[calibration.Placed]:
-    split = _split(spec, 3, chunks, train)
+def originals(spec: str, chunks: int, train: int, held_out: str) -> list[calibration.Placed]:
+    split = _split(spec, 3, chunks, train, held_out)
     surrogates = {
         a: Identifiability.from_texts(training_texts(split, a), exclude_corpora=(split.corpus,))
         for a in split.authors
@@ -108,10 +108,11 @@ def main() -> None:
     parser.add_argument("--corpora", default="")
     parser.add_argument("--chunks-per-author", type=int, default=10)
     parser.add_argument("--train-chunks", type=int, default=30)
+    parser.add_argument("--held-out", choices=("chunks", "documents"), default="chunks")
     args = parser.parse_args()
     placed = [t for d in args.from_eval for t in from_eval(d)]
     for spec in filter(None, args.corpora.split(",")):
-        placed += originals(spec, args.chunks_per_author, args.train_chunks)
+        placed += originals(spec, args.chunks_per_author, args.train_chunks, args.held_out)
     print("\n".join(calibration.format_lines(calibration.calibrate(placed))))
     print("\n".join(scan(placed)))
 
