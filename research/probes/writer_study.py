@@ -3,6 +3,7 @@ until the meter says "unlikely" or six sentences were rewritten, keeping every f
 attackers judge the results against the originals.
 
     python research/probes/writer_study.py prepare STUDY [--corpus problemC:5] [--chunks-per-author 6]
+                                                         [--held-out chunks|documents]
     python research/probes/writer_study.py show STUDY CHUNK        what the composer shows, in words
     python research/probes/writer_study.py edit STUDY CHUNK N "the new sentence N"
     python research/probes/writer_study.py undo STUDY CHUNK        back to before the last edit
@@ -55,11 +56,11 @@ def _meters(study: Path) -> dict[str, Identifiability]:
         return pickle.load(f)
 
 
-def prepare(study: Path, corpus_spec: str, per_author: int) -> None:
+def prepare(study: Path, corpus_spec: str, per_author: int, held_out: str = "chunks") -> None:
     study.mkdir(parents=True, exist_ok=True)
     name, authors = parse_corpus_spec(corpus_spec)
     corpus = find_corpus(name, load_manifest())
-    split = split_corpus(corpus, authors or 5, per_author, TRAIN_CHUNKS)
+    split = split_corpus(corpus, authors or 5, per_author, TRAIN_CHUNKS, held_out=held_out)
     meters = {
         author: Identifiability.from_texts(training_texts(split, author), exclude_corpora=(split.corpus,))
         for author in split.authors
@@ -78,7 +79,16 @@ def prepare(study: Path, corpus_spec: str, per_author: int) -> None:
         for k, c in enumerate(split.test)
     ]
     train = [{"author": c.author, "text": c.text} for c in split.train]
-    _save(study, {"corpus": split.corpus, "authors": list(split.authors), "chunks": chunks, "train": train})
+    _save(
+        study,
+        {
+            "corpus": split.corpus,
+            "held_out": held_out,
+            "authors": list(split.authors),
+            "chunks": chunks,
+            "train": train,
+        },
+    )
     print(f"{len(chunks)} chunks of {len(split.authors)} authors in {study}")
 
 
@@ -299,6 +309,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("study", type=Path)
     p.add_argument("--corpus", default="problemC:5")
     p.add_argument("--chunks-per-author", type=int, default=6)
+    p.add_argument(
+        "--held-out",
+        choices=("chunks", "documents"),
+        default="chunks",
+        help="documents: test chunks from books/essays no training chunk comes from",
+    )
     for name in ("show", "undo", "stop"):
         p = sub.add_parser(name)
         p.add_argument("study", type=Path)
@@ -318,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.command == "prepare":
-        prepare(args.study, args.corpus, args.chunks_per_author)
+        prepare(args.study, args.corpus, args.chunks_per_author, args.held_out)
     elif args.command == "show":
         print(view(args.study, _chunk(_load(args.study), args.chunk)))
     elif args.command == "edit":
