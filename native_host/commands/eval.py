@@ -31,6 +31,13 @@ def register(subparsers) -> None:
         "--chunks-per-author", type=int, default=10, help="test chunks per author (rewritten)"
     )
     parser.add_argument("--train-chunks", type=int, default=30, help="training chunks per author")
+    parser.add_argument(
+        "--held-out",
+        choices=("chunks", "documents"),  # eval/corpora.py HELD_OUT
+        default="chunks",
+        help="what a test chunk is held out from: chunks (spread over each author's output; the default) "
+        "or documents (test chunks from books or essays no training chunk comes from)",
+    )
     parser.add_argument("--strength", choices=("light", "medium", "strong"), default="strong")
     parser.add_argument("--candidates", type=int, default=3, help="LLM candidates per window")
     parser.add_argument("--max-new-tokens", type=int, default=None, help="token cap per window")
@@ -130,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
         authors=args.authors,
         chunks_per_author=args.chunks_per_author,
         train_chunks_per_author=args.train_chunks,
+        held_out=args.held_out,
         strength=args.strength,
         candidates=args.candidates,
         max_new_tokens=args.max_new_tokens,

@@ -51,6 +51,9 @@ class EvalOptions:
     authors: int = 3
     chunks_per_author: int = 10  # test chunks, each rewritten
     train_chunks_per_author: int = 30
+    # "chunks": test chunks spread over each author's output; "documents": from documents no training
+    # chunk comes from (the attacker holds the writer's other writing; eval/corpora.py split_corpus)
+    held_out: str = "chunks"
     strength: str = "strong"
     candidates: int = 3
     max_new_tokens: int | None = None  # per window; None = the pipeline's default
@@ -295,6 +298,7 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
                 authors or options.authors,
                 options.chunks_per_author,
                 options.train_chunks_per_author,
+                held_out=options.held_out,
             )
         )
     embedder = _embedder(options)

@@ -60,7 +60,11 @@ def from_eval(directory: Path) -> list[calibration.Placed]:
     placed = []
     for spec in options["corpora"]:
         split = _split(
-            spec, options["authors"], options["chunks_per_author"], options["train_chunks_per_author"]
+            spec,
+            options["authors"],
+            options["chunks_per_author"],
+            options["train_chunks_per_author"],
+            options.get("held_out", "chunks"),
         )
         mine = {r["original"]: r for r in rows if r["corpus"] == split.corpus}
         chunks = [mine[c.text] for c in split.test]
@@ -82,6 +86,53 @@ def originals(spec: str, chunks: int, train: int, held_out: str) -> list[calibra
     texts = [c.text for c in split.test]
     scores = [surrogates[c.author].score(c.text, sentences=False).score for c in split.test]
     return _place(split, {"original": texts}, {"original": scores})
+
+
+def _study_texts(chunk: dict) -> list[str]:
+    """Every text a writer's chunk went through: the original, then the text after each edit."""
+    texts = [chunk["original"]]
+    for step in chunk["steps"]:
+        before = step.get("text_before", texts[-1])
+        texts.append(before.replace(step["from"], step["to"], 1))
+    return texts
+
+
+def from_study(path: Path, train: int) -> list[calibration.Placed]:
+    """A writer study (research/probes/writer_study.py): its live dir or its exported JSON. Every text the
+    writers' chunks went through (original and after each edit), scored by the author's meter made again
+    from the study's split, judged by the attackers refitted on the same training chunks."""
+    state = json.loads((path / "study.json" if path.is_dir() else path).read_text(encoding="utf-8"))
+    held_out = state.get("held_out", "chunks")  # run 1 (2026-12-06) held out chunks
+    split = split_corpus(
+        find_corpus(state["corpus"], load_manifest()),
+        len(state["authors"]),
+        len(state["chunks"]) // len(state["authors"]),
+        train,
+        held_out=held_out,
+    )
+    meters = {
+        a: Identifiability.from_texts(training_texts(split, a), exclude_corpora=(split.corpus,))
+        for a in split.authors
+    }
+    texts, scores, truth = [], [], []
+    for chunk in state["chunks"]:
+        for text in _study_texts(chunk):
+            texts.append(text)
+            scores.append(meters[chunk["author"]].score(text, sentences=False).score)
+            truth.append(chunk["author"])
+    trained = [c.text for c in split.train], [c.author for c in split.train]
+    named = {k: cls().fit(*trained).predict(texts) for k, cls in ATTACKERS.items()}
+    kind = lambda i: "original" if texts[i] in {c["original"] for c in state["chunks"]} else "rewritten"  # noqa: E731
+    return [
+        calibration.Placed(
+            split.corpus,
+            kind(i),
+            scores[i],
+            1 / len(split.authors),
+            {k: named[k][i] == truth[i] for k in ATTACKERS},
+        )
+        for i in range(len(texts))
+    ]
 
 
 def scan(placed: list[calibration.Placed]) -> list[str]:
@@ -109,11 +160,18 @@ def main() -> None:
     parser.add_argument("--chunks-per-author", type=int, default=10)
     parser.add_argument("--train-chunks", type=int, default=30)
     parser.add_argument("--held-out", choices=("chunks", "documents"), default="chunks")
+    parser.add_argument("--from-study", nargs="*", type=Path, default=[])
+    parser.add_argument("--json", type=Path, default=None, help="also write every placed text here")
     args = parser.parse_args()
     placed = [t for d in args.from_eval for t in from_eval(d)]
+    for study in args.from_study:
+        placed += from_study(study, args.train_chunks)
     for spec in filter(None, args.corpora.split(",")):
         placed += originals(spec, args.chunks_per_author, args.train_chunks, args.held_out)
-    print("\n".join(calibration.format_lines(calibration.calibrate(placed))))
+    table = calibration.calibrate(placed)
+    if args.json:
+        args.json.write_text(json.dumps(table["texts"]) + "\n", encoding="utf-8")
+    print("\n".join(calibration.format_lines(table)))
     print("\n".join(scan(placed)))
 
 
