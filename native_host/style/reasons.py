@@ -201,7 +201,20 @@ def _times(n: int) -> str:
 MORE = 1.15  # a rate this many times theirs, or more, is "more than" theirs: below, no direction to give
 
 
-def _word_reason(word: str, keep: Keep, figures: TextFigures, writers: Writers) -> str | None:
+def _flagged_after_swap(word: str, other: str, figures: TextFigures, writers: Writers) -> bool:
+    """Would `other`, a word writers use less than `word`, be flagged in its turn: would the text with one
+    more use of it use it "more than writers in general"? Then offering it only moves the flag ('may' →
+    'might' → 'could', each flagged in turn in the writer study). A commoner word is always offered."""
+    theirs = writers.word_rate(word)
+    return any(
+        (figures.words.get(w, 0) + 1) / max(1, figures.n_words) * 1000.0 >= MORE * writers.word_rate(w)
+        for w in words(other)
+        if writers.word_rate(w) < theirs
+    )
+
+
+def _word_reason(word: str, keep: Keep, figures: TextFigures, writers: Writers, here: int = 0) -> str | None:
+    """`here`: how often the sentence the reason is shown under uses the word (0: not said)."""
     if not figures.n_words:
         return None
     count = figures.words.get(word, 0)
@@ -212,14 +225,17 @@ def _word_reason(word: str, keep: Keep, figures: TextFigures, writers: Writers) 
     if count == 0 or yours < MORE * theirs or _rate(yours) == _rate(theirs):
         return None
     other, how = connectives().get(word, ("", ""))
-    if other and any(w in keep for w in words(other)):
+    if other and (any(w in keep for w in words(other)) or _flagged_after_swap(word, other, figures, writers)):
         other = ""
     if count == 1 and not other and not how:  # "use it less" of a word used once says nothing to do
         return None
     instead = wording.REASON_INSTEAD.format(other=other) if other else how or wording.REASON_FEWER
+    times = _times(count)
+    if 0 < here < count:  # a whole-text count under one sentence: say which uses are here
+        times = wording.REASON_HERE.format(times=times, here=here)
     return wording.REASON_WORD.format(
         word=word,
-        times=_times(count),
+        times=times,
         writers=wording.WRITERS,
         yours=_rate(yours),
         theirs=_rate(theirs),
@@ -267,7 +283,8 @@ def explain(
     (most give-away first; marks only for the punctuation-and-small-words family) read as style choices.
     `brought_in`: tokens the sentence's new wording added (then those are said first, as new)."""
     new = frozenset(brought_in)
-    n_words = len(words(sentence))
+    sentence_words = Counter(words(sentence))
+    n_words = sum(sentence_words.values())
     out: list[str] = []
     said: set[str] = set()
     subject = False
@@ -284,7 +301,7 @@ def explain(
             if token in MARKS:
                 reason = _mark_reason(token, n_words, figures, writers)
             elif is_small(token) and token not in data.words("unnamed_words.txt"):
-                reason = _word_reason(token, keep, figures, writers)
+                reason = _word_reason(token, keep, figures, writers, sentence_words[token])
             else:
                 reason = None  # a content word: never named (changing it changes what is said)
             if reason is None:

@@ -110,6 +110,39 @@ def test_a_changed_sentence_says_what_its_new_wording_brought_in() -> None:
     assert reasons.brought_in("The plan works.", before) == frozenset()
 
 
+def test_a_swap_the_text_would_then_overuse_is_not_offered() -> None:
+    # 'may' -> 'might' -> 'could' (data/connectives.tsv): in the writer study each swap was flagged next.
+    # This text already holds 'might' twice in 60 words: one more is far above writers' rate.
+    text = (
+        "We may go to the coast in May, and we might stay the week. They may join us, though they might "
+        "not. You may bring the dog if it may travel. The rest of the plan can wait until the spring, "
+        "when the roads are better and the days are longer for all of us who still go."
+    )
+    figures = text_figures(text)
+    said = explain({"char3": ["may"]}, ["char3"], text[:60], keep_words(text), figures, WRITERS)
+    assert said and said[0].startswith("'may'"), said
+    assert "'might'" not in said[0] and "use it less or rephrase" in said[0], said
+    # where the other word is rare in the text, it is still offered
+    plain = "Upon the hill we stood. Upon the road we met. The day was long and the way was hard for us all."
+    said = explain(
+        {"char3": ["upon"]}, ["char3"], plain[:24], keep_words(plain), text_figures(plain), WRITERS
+    )
+    assert said and "others write 'on'" in said[0], said
+
+
+def test_a_whole_text_count_under_one_sentence_says_how_many_uses_are_in_it() -> None:
+    text = (
+        "The end of the day came. The cost of the trip was paid by the rest of the group. "
+        "Some of us slept. Most of them read. A few of the children sang."
+    )
+    sentence = "The cost of the trip was paid by the rest of the group."
+    said = explain({"char3": ["of"]}, ["char3"], sentence, keep_words(text), text_figures(text), WRITERS)
+    assert said and said[0].startswith("'of' 2 of its 6 times in this text"), said
+    alone = "A few of the children sang."
+    said = explain({"char3": ["of"]}, ["char3"], alone, keep_words(text), text_figures(text), WRITERS)
+    assert said and said[0].startswith("'of' 1 of its 6 times in this text"), said
+
+
 def test_keep_holds_what_a_reason_must_not_name() -> None:
     keep = Keep(frozenset({"ann"}), frozenset({"million"}), frozenset({"oil"}), frozenset({"we"}))
     assert all(w in keep for w in ("ann", "million", "oil", "we")) and "upon" not in keep
