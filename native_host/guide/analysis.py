@@ -202,7 +202,16 @@ def guide(
                 share=share,
                 families=fam,
                 feeds=[ATTACKER_WORDS[f] for f in fed],
-                reasons=_said(_cached_ranking(ident, state, zs, parts, fed), fed, text, s, e, said, previous)
+                reasons=_said(
+                    _cached_ranking(ident, state, zs, parts, fed),
+                    fed,
+                    text,
+                    s,
+                    e,
+                    said,
+                    previous,
+                    swap_lowers(state, score, s, e),
+                )
                 if share >= MIN_REASON_SHARE  # a sentence shown as "0%" gets no reasons to act on
                 else [],
             )
@@ -309,12 +318,35 @@ class _Said:
 
 
 def _said(
-    ranked: dict[str, list[str]], fed: list[str], text: str, s: int, e: int, said: _Said, previous: str | None
+    ranked: dict[str, list[str]],
+    fed: list[str],
+    text: str,
+    s: int,
+    e: int,
+    said: _Said,
+    previous: str | None,
+    swap: reasons.SwapCheck,
 ) -> list[str]:
     """The sentence's reasons in words (style/reasons.py), from its cached ranking and this text's figures."""
     sentence = text[s:e]
     new = reasons.brought_in(sentence, previous)
-    return reasons.explain(ranked, fed, sentence, said.keep, said.figures, said.writers, new)
+    return reasons.explain(ranked, fed, sentence, said.keep, said.figures, said.writers, new, swap)
+
+
+def swap_lowers(state: TextState, score: float, start: int, end: int) -> reasons.SwapCheck:
+    """Does writing `other` for the sentence's first `word` lower the meter's score? (the edit scored from
+    its counts, as the search scores its edits; a capital kept at the word's start)"""
+
+    def check(word: str, other: str) -> bool:
+        found = re.search(rf"(?<![\w']){re.escape(word)}(?![\w'])", state.text[start:end], re.IGNORECASE)
+        if found is None:
+            return False
+        a, b = start + found.start(), start + found.end()
+        replacement = other[:1].upper() + other[1:] if state.text[a].isupper() else other
+        zs = state.zs_with(state.delta(a, b, replacement))
+        return sum(sigmoid(z) for z in zs.values()) / len(zs) < score
+
+    return check
 
 
 def _cached_ranking(

@@ -33,7 +33,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -213,8 +213,20 @@ def _flagged_after_swap(word: str, other: str, figures: TextFigures, writers: Wr
     )
 
 
-def _word_reason(word: str, keep: Keep, figures: TextFigures, writers: Writers, here: int = 0) -> str | None:
-    """`here`: how often the sentence the reason is shown under uses the word (0: not said)."""
+SwapCheck = Callable[[str, str], bool]  # (word, what else people write) -> does the swap lower the meter?
+
+
+def _word_reason(
+    word: str,
+    keep: Keep,
+    figures: TextFigures,
+    writers: Writers,
+    here: int = 0,
+    swap_lowers: SwapCheck | None = None,
+) -> str | None:
+    """`here`: how often the sentence the reason is shown under uses the word (0: not said).
+    `swap_lowers`: the swap is offered only where it lowers the meter (the writer study: 'simply' →
+    'just', as offered, raised it)."""
     if not figures.n_words:
         return None
     count = figures.words.get(word, 0)
@@ -225,7 +237,11 @@ def _word_reason(word: str, keep: Keep, figures: TextFigures, writers: Writers, 
     if count == 0 or yours < MORE * theirs or _rate(yours) == _rate(theirs):
         return None
     other, how = connectives().get(word, ("", ""))
-    if other and (any(w in keep for w in words(other)) or _flagged_after_swap(word, other, figures, writers)):
+    if other and (
+        any(w in keep for w in words(other))
+        or _flagged_after_swap(word, other, figures, writers)
+        or (swap_lowers is not None and not swap_lowers(word, other))
+    ):
         other = ""
     if count == 1 and not other and not how:  # "use it less" of a word used once says nothing to do
         return None
@@ -278,10 +294,12 @@ def explain(
     figures: TextFigures,
     writers: Writers,
     brought_in: Iterable[str] = (),
+    swap_lowers: SwapCheck | None = None,
 ) -> list[str]:
     """Up to MAX_REASONS reasons for one sentence: per family it feeds (most first), its ranked tokens
     (most give-away first; marks only for the punctuation-and-small-words family) read as style choices.
-    `brought_in`: tokens the sentence's new wording added (then those are said first, as new)."""
+    `brought_in`: tokens the sentence's new wording added (then those are said first, as new);
+    `swap_lowers`: whether swapping a word in this sentence for what else people write lowers the meter."""
     new = frozenset(brought_in)
     sentence_words = Counter(words(sentence))
     n_words = sum(sentence_words.values())
@@ -301,7 +319,7 @@ def explain(
             if token in MARKS:
                 reason = _mark_reason(token, n_words, figures, writers)
             elif is_small(token) and token not in data.words("unnamed_words.txt"):
-                reason = _word_reason(token, keep, figures, writers, sentence_words[token])
+                reason = _word_reason(token, keep, figures, writers, sentence_words[token], swap_lowers)
             else:
                 reason = None  # a content word: never named (changing it changes what is said)
             if reason is None:
