@@ -18,6 +18,9 @@ whitespace or the end of the text, except:
 * inside an open double quotation (“…” or "…") that opened in this sentence, up to MAX_QUOTE characters
   (a quote left open by mistake does not swallow the paragraph);
 * a list number at the start of a line ("1. First").
+
+A footnote mark right after the end marks ("fortunes.[4] One day", "Misrule.* He") stays with the
+sentence it closes.
 """
 
 from __future__ import annotations
@@ -27,7 +30,9 @@ from functools import cache
 from importlib import resources
 
 MAX_QUOTE = 400  # characters a quotation may hold sentence ends without ending the enclosing sentence
-_END = re.compile(r"[.!?…]+[\"'”’)\]»]*(?=\s|$)|\n")
+# an end: the marks, closing quotes or brackets, then a footnote mark ("fortunes.[4] One", "Misrule.* He")
+_END = re.compile(r"[.!?…]+[\"'”’)\]»]*(?:\[\d{1,3}\]|\*{1,3}|[¹²³⁴⁵⁶⁷⁸⁹⁰]{1,3})?(?=\s|$)|\n")
+_FOOTNOTE = re.compile(r"(?:\[\d{1,3}\]|\*{1,3}|[¹²³⁴⁵⁶⁷⁸⁹⁰]{1,3})$")
 _LAST_TOKEN = re.compile(r"(\S+)$")
 _NEXT_WORD = re.compile(r"\s*(?:[\"'“‘(\[«]\s*)*([^\s\"'“‘(\[«]*)")
 _INITIAL = re.compile(r"^[A-Z]\.$")
@@ -85,8 +90,9 @@ def _add(out: list[tuple[int, int]], text: str, s: int, e: int) -> None:
 
 def _ends_here(text: str, start: int, mark: int, after: int) -> bool:
     """Whether the end marks text[mark:after] end the sentence that began at `start`."""
-    marks = text[mark:after].rstrip(_CLOSERS)
-    closed = len(marks) < after - mark
+    ended = _FOOTNOTE.sub("", text[mark:after])
+    marks = ended.rstrip(_CLOSERS)
+    closed = len(marks) < len(ended)
     nxt = _NEXT_WORD.match(text, after)
     word = nxt.group(1) if nxt else ""
     if not word:  # the end of the text (or only space and quotes after)

@@ -48,6 +48,10 @@ def cut(text: str) -> list[str]:
         ("I said no. Then I left.", ["I said no.", "Then I left."]),
         ("First line\nsecond line", ["First line", "second line"]),
         ("  Spaces around.   ", ["Spaces around."]),
+        (
+            "It changed my fortunes.[4] One day he came. The Lord of Misrule.* He was blind.",
+            ["It changed my fortunes.[4]", "One day he came.", "The Lord of Misrule.*", "He was blind."],
+        ),
     ],
 )
 def test_sentences_as_a_reader_cuts_them(text, sentences):
