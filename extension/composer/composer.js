@@ -326,6 +326,7 @@ async function chooseSentence(index) {
     span.tabIndex = Number(span.dataset.index) === index ? 0 : -1;
   }
   $("alternatives").hidden = false;
+  $("alternatives").setAttribute("aria-busy", "true"); // until this sentence's reply (or its error) is shown
   setText($("alt-number"), String(index + 1));
   setText($("alt-original"), text.slice(sentence.start, sentence.end));
   $("alt-list").replaceChildren();
@@ -347,6 +348,8 @@ async function chooseSentence(index) {
   } catch (error) {
     if (chosen !== mine || error?.code === "cancelled") return;
     setText($("alt-status"), t("composerNoAlternatives", errorText(error)), true);
+  } finally {
+    if (chosen === mine) $("alternatives").removeAttribute("aria-busy");
   }
 }
 
@@ -439,6 +442,7 @@ function closeAlternatives(refocus = true) {
   chosen.abort.abort();
   chosen = null;
   $("alternatives").hidden = true;
+  $("alternatives").removeAttribute("aria-busy");
   for (const span of $("sentences").querySelectorAll(".sentence.chosen")) span.classList.remove("chosen");
   if (refocus) $("sentences").querySelector(`[data-index="${index}"]`)?.focus();
 }
