@@ -12,17 +12,29 @@ guide / full analysis.
 Beside a long job (`--beside`): the same typing through the same host while a job runs in its job lane,
 as the ratio of those `guide` requests' median (and p95) to the idle ones measured in the same host just
 before (goal: the guide stays within GOAL_MS while another job runs; docs/host.md "Threads"): a
-`neutralize` of a 60,000-word text (no model: pure Python, the most the job can take of the interpreter), and
-a strong `rewrite` of the text when a model is found (`--model-dir`, default the installed embedded
-model; the meaning check is exported into a scratch dir when `--embedder-dir` is not given). A job that
-ends is started again; a guide during which the job ended is not counted.
+`neutralize` of a 60,000-word text (no model: pure Python, the most the job can take of the interpreter);
+when a model is found (`--model-dir`, default the installed embedded model; the meaning check is
+exported into a scratch dir when `--embedder-dir` is not given), a strong `rewrite` of the text, and a
+`guide.alternatives` for its longest sentence (what the composer runs when the writer picks a sentence,
+who may go on typing while it loads), beside which the guides are sent at the composer's cadence, one
+per pause in typing, so that they spread over the job's steps (loading, rule search, the model writing).
+A job that ends is started again; a guide during which the job ended is not counted. `--beside-jobs`
+picks which of the three run.
+
+Beside the alternatives, the keystroke → meter time is the composer's pause in typing (GUIDE_DEBOUNCE_MS,
+read from extension/composer/composer.js) plus the `guide` request's time: its median (and p95) is
+printed against the 1 s goal (KEYSTROKE_GOAL_MS), over all the guides beside the job and over those that
+started while the model was writing (the job's last progress: "asking the model", before its end).
 
 Usage: .venv/bin/python bench/bench_guide.py [--words 300] [--edits 40] [--beside] [--model-dir DIR]
+                                             [--beside-jobs neutralize,rewrite,guide.alternatives]
 """
 
 from __future__ import annotations
 
 import argparse
+import queue
+import re
 import statistics
 import sys
 import tempfile
@@ -39,6 +51,9 @@ from native_host.style.identify import Identifiability
 from native_host.style.sentences import sentence_spans
 
 GOAL_MS = 150.0
+KEYSTROKE_GOAL_MS = 1000.0  # a keystroke in the composer to the meter for the new text, beside alternatives
+BESIDE_JOBS = ("neutralize", "rewrite", "guide.alternatives")
+MODEL_STAGE = 0.5  # the alternatives' progress from which their model writes (guide/alternatives.py)
 TYPED = "and so the writer went on adding words to this sentence one at a time".split()
 
 
@@ -85,11 +100,14 @@ def over_pipes(
     beside: bool = False,
     models: tuple[Path, Path] | None = None,
     alone: dict[str, float] | None = None,
+    wanted: tuple[str, ...] = BESIDE_JOBS,
+    writing: list[bool] | None = None,
 ) -> tuple[float, list[float], dict[str, list[float]]]:
     """The same typing through a real host (`guide` requests over its pipes, samples stored with
     `profile.add` in a scratch FANTASMA_HOME): what the composer waits for, request to reply. With
-    `beside`, the same again while each long job runs: {job: the guide's seconds}; then each job once
-    alone, its seconds into `alone`."""
+    `beside`, the same again while each long job of `wanted` runs (the model's only with `models`):
+    {job: the guide's seconds}; then each job once alone, its seconds into `alone`; for each guide beside
+    `guide.alternatives`, whether the model was writing when it was sent, into `writing`."""
     from native_host.host.client import HostProcess, host_env
 
     spans = sentence_spans(text)
@@ -103,16 +121,30 @@ def over_pipes(
             for k in range(0, len(samples), 2):
                 host.result("profile.add", {"text": "\n\n".join(samples[k : k + 2])}, timeout=120)
             t = time.perf_counter()
-            host.result("guide", {"text": text}, timeout=120)
+            report = host.result("guide", {"text": text}, timeout=120)
             first = time.perf_counter() - t
             times = typing_over(host, text, end, edits)
             if beside:
                 long_text = "\n\n".join([text] * 200)  # ~60,000 words
-                jobs = {"neutralize": ("neutralize", {"text": long_text})}
+                jobs: dict[str, tuple[str, dict[str, Any]]] = {
+                    "neutralize": ("neutralize", {"text": long_text})
+                }
                 if models:
                     jobs["rewrite"] = ("rewrite", {"text": text, "options": {"strength": "strong"}})
+                    # the longest sentence: the model's window on it takes longest to write
+                    longest = max(report["sentences"], key=lambda s: s["end"] - s["start"])
+                    span = {"start": longest["start"], "end": longest["end"], "max": 3}
+                    jobs["guide.alternatives"] = ("guide.alternatives", {"text": text, **span})
                 for name, job in jobs.items():
-                    during[name] = typing_over(host, text, end, edits, job)
+                    if name not in wanted:
+                        continue
+                    if name == "guide.alternatives":
+                        # at the composer's cadence (a guide per pause in typing), so the guides spread
+                        # over the job's steps: loading, the rule search, the model writing
+                        pause = composer_pause_ms() / 1e3
+                        during[name] = typing_over(host, text, end, edits, job, writing, pause)
+                    else:
+                        during[name] = typing_over(host, text, end, edits, job)
                     t = time.perf_counter()  # the job alone: what a guide queued behind it waits for
                     reply, _ = host.final(host.send(*job), timeout=600)
                     assert reply["type"] == "result", reply
@@ -122,10 +154,18 @@ def over_pipes(
 
 
 def typing_over(
-    host: Any, text: str, end: int, edits: int, job: tuple[str, dict] | None = None
+    host: Any,
+    text: str,
+    end: int,
+    edits: int,
+    job: tuple[str, dict] | None = None,
+    writing: list[bool] | None = None,
+    pause: float = 0.0,
 ) -> list[float]:
     """Each `guide` request's seconds while words are typed into the sentence ending at `end`; with `job`,
-    while that job runs (started again whenever it ends; a guide during which it ended is not counted)."""
+    while that job runs (started again whenever it ends; a guide during which it ended is not counted).
+    `writing` gets, per counted guide, whether the job's model was writing when the guide was sent;
+    `pause`: seconds between one guide's reply and the next request (0: back to back)."""
     times: list[float] = []
     running = host.send(*job) if job else None
     if running:
@@ -134,6 +174,9 @@ def typing_over(
     while len(times) < edits:
         current = text[: end - 1] + typed(k) + text[end - 1 :]
         k += 1
+        if pause:
+            _read_for(host, pause)
+        model = running is not None and _model_writing(host, running)
         t = time.perf_counter()
         host.result("guide", {"text": current}, timeout=120)
         elapsed = time.perf_counter() - t
@@ -142,6 +185,8 @@ def typing_over(
             _wait_for_progress(host, running)
             continue
         times.append(elapsed)
+        if writing is not None:
+            writing.append(model)
     if running:
         host.send("cancel", {"target": running})
         host.final(running, timeout=300)
@@ -150,6 +195,33 @@ def typing_over(
 
 def _ended(host: Any, request_id: str) -> bool:
     return any(m.get("id") == request_id and m["type"] in ("result", "error", "part") for m in host.other)
+
+
+def _read_for(host: Any, seconds: float) -> None:
+    """Waits `seconds`, keeping what the host sends meanwhile in `host.other` (the job's progress)."""
+    deadline = time.perf_counter() + seconds
+    while (left := deadline - time.perf_counter()) > 0:
+        try:
+            host.other.append(host.messages.get(timeout=left))
+        except queue.Empty:
+            return
+
+
+def _model_writing(host: Any, request_id: str) -> bool:
+    """Whether the job's last progress so far says its model is writing (the alternatives' model step)."""
+    last = next(
+        (m for m in reversed(host.other) if m.get("id") == request_id and m["type"] == "progress"), None
+    )
+    fraction = last.get("fraction") if last else None
+    return last is not None and last["stage"] == "alternatives" and MODEL_STAGE <= (fraction or 0) < 1
+
+
+def composer_pause_ms() -> float:
+    """The composer's pause in typing before it asks `guide` (GUIDE_DEBOUNCE_MS in composer.js)."""
+    source = (Path(__file__).resolve().parents[1] / "extension" / "composer" / "composer.js").read_text()
+    match = re.search(r"GUIDE_DEBOUNCE_MS\s*=\s*([\d_]+)", source)
+    assert match, "GUIDE_DEBOUNCE_MS not found in extension/composer/composer.js"
+    return float(match.group(1).replace("_", ""))
 
 
 def _wait_for_progress(host: Any, request_id: str) -> None:
@@ -200,7 +272,15 @@ def main() -> int:
     parser.add_argument("--beside", action="store_true", help="also measure the guide beside long jobs")
     parser.add_argument("--model-dir", type=Path, help="the model the rewrite beside the guide runs with")
     parser.add_argument("--embedder-dir", type=Path, help="the meaning check's dir (exported when absent)")
+    parser.add_argument(
+        "--beside-jobs",
+        default=",".join(BESIDE_JOBS),
+        help=f"which jobs to run beside the guide, comma-separated (default: {','.join(BESIDE_JOBS)})",
+    )
     args = parser.parse_args()
+    wanted = tuple(job for job in args.beside_jobs.split(",") if job)
+    if unknown := set(wanted) - set(BESIDE_JOBS):
+        parser.error(f"--beside-jobs: unknown {', '.join(sorted(unknown))}")
     text, samples = text_of(args.words)
     print(f"text: {len(text.split())} words, {len(sentence_spans(text))} sentences")
     worst = 0.0
@@ -222,7 +302,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         models = find_models(args.model_dir, args.embedder_dir, Path(scratch)) if args.beside else None
         alone: dict[str, float] = {}
-        first, times, during = over_pipes(text, samples, args.edits, args.beside, models, alone)
+        writing: list[bool] = []
+        first, times, during = over_pipes(
+            text, samples, args.edits, args.beside, models, alone, wanted, writing
+        )
     median, p95 = statistics.median(times), _p95(times)
     worst = max(worst, p95)
     print(
@@ -237,10 +320,29 @@ def main() -> int:
             f"beside / idle = {m / median:.2f} (median), {p / p95:.2f} (p95); the {job} alone took "
             f"{alone[job]:.1f} s (what a guide queued behind it would wait)"
         )
+    if "guide.alternatives" in during:
+        keystroke_goal(during["guide.alternatives"], writing)
     print(
         f"goal <= {GOAL_MS:.0f} ms after the first call (p95): {'met' if worst * 1e3 <= GOAL_MS else 'NOT met'}"
     )
     return 0
+
+
+def keystroke_goal(beside: list[float], writing: list[bool]) -> None:
+    """The keystroke → meter time beside `guide.alternatives` (the composer's pause plus the guide's
+    request), over all its guides and over those sent while the model was writing, against the 1 s goal."""
+    pause = composer_pause_ms()
+    groups = {"all": beside, "the model writing": [t for t, w in zip(beside, writing, strict=True) if w]}
+    for name, times in groups.items():
+        if not times:
+            print(f"keystroke -> meter beside guide.alternatives ({name}): no guide was sent then")
+            continue
+        m, p = pause + statistics.median(times) * 1e3, pause + _p95(times) * 1e3
+        print(
+            f"keystroke -> meter beside guide.alternatives ({name}, {len(times)} guides): the composer's "
+            f"{pause:.0f} ms pause + the guide = median {m:.0f} ms, p95 {p:.0f} ms; goal <= "
+            f"{KEYSTROKE_GOAL_MS:.0f} ms (median): {'met' if m <= KEYSTROKE_GOAL_MS else 'NOT met'}"
+        )
 
 
 def _p95(times: list[float]) -> float:

@@ -25,7 +25,7 @@ let guideRun = null; // {timer, abort: AbortController, seq}
 let guideSeq = 0;
 /** The sentence that holds the sentences' one tab stop (the arrow keys move it). */
 let focusIndex = 0;
-/** The sentence whose alternatives are shown: {index, text, start, end, abort}. */
+/** The sentence whose alternatives are shown: {index, text, start, end, before, abort, loading, pct}. */
 let chosen = null;
 /** The text when the composer opened (or took the automatic rewrite in): sentences not in it are "changed". */
 let openedText = null;
@@ -105,7 +105,7 @@ function syncInsert() {
 function onDraftInput() {
   syncInsert();
   if (chosen && $("draft").value !== chosen.text) {
-    setText($("alt-status"), t("composerAltStale"));
+    setText($("alt-status"), chosen.loading ? lookingWords(chosen) : t("composerAltStale"));
     for (const button of $("alt-list").querySelectorAll("button")) button.disabled = true;
   }
   $("sentences").classList.toggle("stale", guided !== null && guided.text !== $("draft").value);
@@ -318,7 +318,16 @@ async function chooseSentence(index) {
   const { text, report } = guided;
   const sentence = report.sentences[index];
   chosen?.abort.abort();
-  chosen = { index, text, start: sentence.start, end: sentence.end, before: report, abort: new AbortController() };
+  chosen = {
+    index,
+    text,
+    start: sentence.start,
+    end: sentence.end,
+    before: report,
+    abort: new AbortController(),
+    loading: true,
+    pct: "",
+  };
   const mine = chosen;
   focusIndex = index;
   for (const span of $("sentences").querySelectorAll(".sentence")) {
@@ -326,14 +335,15 @@ async function chooseSentence(index) {
     span.tabIndex = Number(span.dataset.index) === index ? 0 : -1;
   }
   $("alternatives").hidden = false;
+  $("alternatives").setAttribute("aria-busy", "true"); // until this sentence's reply (or its error) is shown
   setText($("alt-number"), String(index + 1));
   setText($("alt-original"), text.slice(sentence.start, sentence.end));
   $("alt-list").replaceChildren();
-  setText($("alt-status"), t("composerLooking", ""));
+  setText($("alt-status"), lookingWords(mine));
   $("alternatives").scrollIntoView({ block: "nearest" });
   const onProgress = (p) => {
-    const pct = typeof p?.fraction === "number" ? ` ${Math.round(p.fraction * 100)}%` : "";
-    if (chosen === mine) setText($("alt-status"), t("composerLooking", pct));
+    mine.pct = typeof p?.fraction === "number" ? ` ${Math.round(p.fraction * 100)}%` : "";
+    if (chosen === mine) setText($("alt-status"), lookingWords(mine));
   };
   try {
     const reply = await fantasma.runJob(
@@ -347,7 +357,18 @@ async function chooseSentence(index) {
   } catch (error) {
     if (chosen !== mine || error?.code === "cancelled") return;
     setText($("alt-status"), t("composerNoAlternatives", errorText(error)), true);
+  } finally {
+    mine.loading = false;
+    if (chosen === mine) $("alternatives").removeAttribute("aria-busy");
   }
+}
+
+/**
+ * The status while a sentence's alternatives load. Once the text has changed it keeps saying so (a
+ * progress event of the job must not put "Looking…" back): what comes is for the text as it was.
+ */
+function lookingWords(choice) {
+  return t($("draft").value === choice.text ? "composerLooking" : "composerAltStaleLooking", choice.pct);
 }
 
 /** "likely to be linked to you → possibly linked to you", or "still …, a little lower". */
@@ -439,6 +460,7 @@ function closeAlternatives(refocus = true) {
   chosen.abort.abort();
   chosen = null;
   $("alternatives").hidden = true;
+  $("alternatives").removeAttribute("aria-busy");
   for (const span of $("sentences").querySelectorAll(".sentence.chosen")) span.classList.remove("chosen");
   if (refocus) $("sentences").querySelector(`[data-index="${index}"]`)?.focus();
 }
