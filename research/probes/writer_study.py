@@ -5,7 +5,7 @@ attackers judge the results against the originals.
     python research/probes/writer_study.py prepare STUDY [--corpus problemC:5] [--chunks-per-author 6]
                                                          [--held-out chunks|documents]
     python research/probes/writer_study.py show STUDY CHUNK        what the composer shows, in words
-    python research/probes/writer_study.py edit STUDY CHUNK N "the new sentence N"
+    python research/probes/writer_study.py edit STUDY CHUNK N "the new sentence N"   (N-M: sentences N to M)
     python research/probes/writer_study.py undo STUDY CHUNK        back to before the last edit
     python research/probes/writer_study.py stop STUDY CHUNK        the writer is done with this chunk
     python research/probes/writer_study.py status STUDY            which chunks are open, how far each is
@@ -143,21 +143,27 @@ def view(study: Path, chunk: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def edit(study: Path, cid: str, number: int, sentence: str) -> None:
+def edit(study: Path, cid: str, number: str, sentence: str) -> None:
+    """Replace sentence N, or sentences N-M together (joining them, as a writer in the composer can)."""
     state = _load(study)
     chunk = _chunk(state, cid)
     if chunk["stopped"]:
         raise SystemExit(f"{cid} is stopped")
     before = _report(study, chunk, chunk["text"])
     spans = [(s["start"], s["end"]) for s in before["sentences"]]
-    if not 1 <= number <= len(spans):
+    first, _, last = number.partition("-")
+    try:
+        lo, hi = int(first), int(last or first)
+    except ValueError:
+        raise SystemExit(f"sentence {number!r}: give N or N-M") from None
+    if not 1 <= lo <= hi <= len(spans):
         raise SystemExit(f"sentence {number}: the text has {len(spans)}")
-    start, end = spans[number - 1]
+    start, end = spans[lo - 1][0], spans[hi - 1][1]
     text = chunk["text"][:start] + sentence.strip() + chunk["text"][end:]
     after = _report(study, chunk, text)
     chunk["steps"].append(
         {
-            "sentence": number,
+            "sentence": lo if lo == hi else f"{lo}-{hi}",
             "from": chunk["text"][start:end],
             "to": sentence.strip(),
             "text_before": chunk["text"],
@@ -322,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("edit")
     p.add_argument("study", type=Path)
     p.add_argument("chunk")
-    p.add_argument("number", type=int)
+    p.add_argument("number", help="N, or N-M to replace sentences N to M together")
     p.add_argument("sentence")
     p = sub.add_parser("status")
     p.add_argument("study", type=Path)
