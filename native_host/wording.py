@@ -65,7 +65,9 @@ REASON_WORD = "'{word}' {times} in this text: you use it more than {writers} ({y
 REASON_INSTEAD = "others write '{other}'"
 REASON_FEWER = "use it less or rephrase"
 TIMES = ("once", "twice", "{n} times")  # how often a word occurs in the text
-REASON_HERE = "{here} of its {times}"  # 'of' 3 of its 10 times in this text: which uses are in this sentence
+REASON_HERE = (
+    "{here} of its {count} uses"  # 'of' 3 of its 10 uses in this text: which uses are in this sentence
+)
 REASON_MARK = "{marks}: {yours} per 100 words in this text against {theirs} for {writers}; use fewer"
 REASON_SHORT = (
     "short sentences: yours run {yours} words on average here, {writers} average {theirs}; join some"

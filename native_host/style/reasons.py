@@ -248,7 +248,7 @@ def _word_reason(
     instead = wording.REASON_INSTEAD.format(other=other) if other else how or wording.REASON_FEWER
     times = _times(count)
     if 0 < here < count:  # a whole-text count under one sentence: say which uses are here
-        times = wording.REASON_HERE.format(times=times, here=here)
+        times = wording.REASON_HERE.format(count=count, here=here)
     return wording.REASON_WORD.format(
         word=word,
         times=times,

@@ -137,10 +137,10 @@ def test_a_whole_text_count_under_one_sentence_says_how_many_uses_are_in_it() ->
     )
     sentence = "The cost of the trip was paid by the rest of the group."
     said = explain({"char3": ["of"]}, ["char3"], sentence, keep_words(text), text_figures(text), WRITERS)
-    assert said and said[0].startswith("'of' 2 of its 6 times in this text"), said
+    assert said and said[0].startswith("'of' 2 of its 6 uses in this text"), said
     alone = "A few of the children sang."
     said = explain({"char3": ["of"]}, ["char3"], alone, keep_words(text), text_figures(text), WRITERS)
-    assert said and said[0].startswith("'of' 1 of its 6 times in this text"), said
+    assert said and said[0].startswith("'of' 1 of its 6 uses in this text"), said
 
 
 def test_keep_holds_what_a_reason_must_not_name() -> None:
