@@ -10,10 +10,15 @@
   linear SVM: the attacker people who ask for proof against stylometry name.
 
 scikit-learn is an eval-only dependency (the `eval` extra); this module imports it lazily.
+
+`mask_kept(text)`: the text an attacker reads when the calibration asks what it finds in *how* a writer
+writes: every word the writer is told to keep (names, number words, subject words, the people the text
+is about; style/reasons.py `keep_words`) written "Xx".
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -25,6 +30,16 @@ from native_host.eval import writeprints
 from native_host.style.counting import PUNCTUATION, function_words, words
 
 MFW = 300  # most frequent words used by Cosine Delta
+KEPT_MASK = "Xx"  # what a kept word becomes in mask_kept
+_WORD = re.compile(r"[^\W\d_][\w']*")
+
+
+def mask_kept(text: str) -> str:
+    """`text` with every word the writer keeps written KEPT_MASK (see the module's docstring)."""
+    from native_host.style.reasons import keep_words
+
+    keep = keep_words(text)
+    return _WORD.sub(lambda m: KEPT_MASK if m.group(0).lower() in keep else m.group(0), text)
 
 
 class Attacker:

@@ -10,8 +10,10 @@ texts there and their chance (1 / candidates of each text's corpus, averaged). T
     calibrate(placed) -> dict                          per kind ("original", "rewritten", "all") and level
     format_lines(calibration) -> list[str]             the table `fantasma eval` prints
 
-The report keeps every text's score (`texts`), so the table can be made again from a report with other
-level boundaries (`python -m native_host.eval.calibration REPORT [--likely X --possibly Y]`).
+`kept_words_masked`: the same texts judged by attackers that read them (and learned) with every word the
+writer is told to keep masked (attackers.mask_kept): names, places and the subject point to a writer
+whatever the meter says, and the meter promises nothing about them. The report keeps every text's score
+(`texts`), so the table can be made again from a report with other level boundaries (`python -m native_host.eval.calibration REPORT [--likely X --possibly Y]`).
 """
 
 from __future__ import annotations
@@ -110,6 +112,20 @@ def _pct(value: float | None) -> str:
 
 
 def format_lines(calibration: dict) -> list[str]:
+    """The table `fantasma eval` prints; then, where the report has it, the same with what the writer
+    keeps masked (attackers.mask_kept): what the attackers still find in how the text is written."""
+    lines = _table_lines(calibration)
+    masked = calibration.get("kept_words_masked")
+    if masked:
+        lines.append(
+            "the same with the words the writer keeps masked in the attackers' training and test texts "
+            "(names, number words, subject words, the people it is about): what they find in how it is written"
+        )
+        lines.extend(_table_lines(masked)[1:])
+    return lines
+
+
+def _table_lines(calibration: dict) -> list[str]:
     attackers = calibration["attackers"]
     t = calibration["thresholds"]
     setting = calibration.get("setting")
@@ -148,6 +164,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     placed = [t for report in reports for t in from_report(report)]
     settings = {report["calibration"].get("setting") for report in reports}
     table = calibrate(placed, args.likely, args.possibly)
+    if all("kept_words_masked" in report["calibration"] for report in reports):
+        masked = [Placed(**t) for r in reports for t in r["calibration"]["kept_words_masked"]["texts"]]
+        table["kept_words_masked"] = calibrate(masked, args.likely, args.possibly)
     print("\n".join(format_lines({**table, "setting": " + ".join(sorted(map(str, settings)))})))
 
 

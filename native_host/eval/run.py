@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from native_host.eval import calibration, guide_vs_attackers, naturalness, sentences, stealth
-from native_host.eval.attackers import ATTACKERS
+from native_host.eval.attackers import ATTACKERS, mask_kept
 from native_host.eval.corpora import CorpusError, find_corpus, load_manifest, split_corpus
 
 DEFAULT_CORPORA = ("federalist", "brontes", "sotu")
@@ -310,6 +310,7 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
     # --stealth judged by the rewriting model: text -> its GLTR features, from the perplexity's own pass
     judged: dict[str, list[float]] = {}
     placed: list[calibration.Placed] = []  # every test text at the meter's level, for the calibration
+    placed_masked: list[calibration.Placed] = []  # the same, judged with what the writer keeps masked
     for split in splits:
         log(
             f"{split.corpus}: {len(split.authors)} authors, {len(split.train)} train / {len(split.test)} test chunks"
@@ -382,14 +383,21 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
         attackers = {}
         fitted = {}
         named: dict[str, dict[str, list[str]]] = {}  # attacker -> kind -> the author it names per chunk
+        named_masked: dict[str, dict[str, list[str]]] = {}  # the same with kept words masked (mask_kept)
         for name, cls in ATTACKERS.items():
             attacker = fitted[name] = cls().fit(train_texts, train_authors)
             named[name] = {"original": attacker.predict(test_texts), "rewritten": attacker.predict(rewritten)}
+            masked = cls().fit([mask_kept(t) for t in train_texts], train_authors)
+            named_masked[name] = {
+                "original": masked.predict([mask_kept(t) for t in test_texts]),
+                "rewritten": masked.predict([mask_kept(t) for t in rewritten]),
+            }
             attackers[name] = {
                 kind: float(np.mean([p == a for p, a in zip(named[name][kind], test_authors, strict=True)]))
                 for kind in ("original", "rewritten")
             }
         placed += _placed(split.corpus, 1.0 / len(split.authors), outcomes[first:], named)
+        placed_masked += _placed(split.corpus, 1.0 / len(split.authors), outcomes[first:], named_masked)
         corpus_reports.append(
             {
                 "corpus": split.corpus,
@@ -409,7 +417,11 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
         [(o.corpus, o.author, o.original, o.rewritten) for o in outcomes], seed=options.seed
     )
     report = _summarize(options, corpus_reports, outcomes, total_seconds)
-    report["calibration"] = {"setting": setting(options), **calibration.calibrate(placed)}
+    report["calibration"] = {
+        "setting": setting(options),
+        **calibration.calibrate(placed),
+        "kept_words_masked": calibration.calibrate(placed_masked),
+    }
     if options.guide:
         report["guide"] = guide_vs_attackers.summarize(
             [c["guide"] for c in corpus_reports], alternative_source

@@ -252,6 +252,17 @@ def judge(study: Path) -> dict[str, Any]:
         for level in levels:
             at = [i for i, o in enumerate(outcomes) if o[2] == level]
             row[f"written_at_{level}"] = float(np.mean([written[i] == truth[i] for i in at]))
+        # the same attacker with what the writer keeps masked in its training and in the texts (names,
+        # number words, subject words: style/reasons.py keep_words): how much of what it still finds is
+        # what the writer was told to keep, which the meter promises nothing about
+        masked = cls().fit([attacker_module.mask_kept(t) for t in texts], authors)
+        hidden = masked.predict([attacker_module.mask_kept(o[0]) for o in outcomes])
+        row["written_kept_words_masked"] = float(
+            np.mean([p == a for p, a in zip(hidden, truth, strict=True)])
+        )
+        for level in levels:
+            at = [i for i, o in enumerate(outcomes) if o[2] == level]
+            row[f"written_at_{level}_kept_words_masked"] = float(np.mean([hidden[i] == truth[i] for i in at]))
         rows[attacker.name] = row
     reached = [i for i, o in enumerate(outcomes) if o[2] == "unlikely"]
     # share of the original's words not kept in place (difflib's matching blocks over the word lists)

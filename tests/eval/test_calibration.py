@@ -47,6 +47,24 @@ def test_per_level_accuracies_add_up_to_the_attackers_accuracies(tmp_path, capsy
     assert "the meter's calibration" in table and "promise (at 'unlikely'" in table
     again = calibration.calibrate(calibration.from_report(report))
     assert again["kinds"] == cal["kinds"] and again["promise_kept"] == cal["promise_kept"]
+    # the same texts at the same levels, judged again by attackers that read them with kept words masked
+    masked = cal["kept_words_masked"]
+    assert [(t["kind"], t["score"]) for t in masked["texts"]] == [
+        (t["kind"], t["score"]) for t in cal["texts"]
+    ]
+    assert "with the words the writer keeps masked" in table
+
+
+def test_mask_kept_hides_what_the_writer_keeps_and_nothing_else() -> None:
+    from native_host.eval.attackers import KEPT_MASK, mask_kept
+
+    text = "Captain Bowen sailed to Boston with two million dollars of coffee. The coffee was sold there."
+    masked = mask_kept(text)
+    for kept in ("Bowen", "Boston", "million", "coffee"):
+        assert kept not in masked, kept
+    assert masked.count(KEPT_MASK) >= 5
+    for small in (" to ", " with ", "dollars of", "The ", "was sold there."):
+        assert small in masked, small
 
 
 def _texts(right_at_unlikely: int) -> list[calibration.Placed]:
