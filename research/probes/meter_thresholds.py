@@ -24,11 +24,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from native_host.eval import calibration
-from native_host.eval.attackers import ATTACKERS
+from native_host.eval.attackers import ATTACKERS, mask_kept
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 from native_host.eval.run import parse_corpus_spec, training_texts
 from native_host.style.identify import Identifiability
 
+READ = str  # what the attackers read of a text: as written, or with --masked what the writer keeps masked
 BOUNDARIES = [round(x, 2) for x in np.arange(0.10, 0.71, 0.05)]
 
 
@@ -38,10 +39,11 @@ def _split(spec: str, authors: int, chunks: int, train: int, held_out: str = "ch
 
 
 def _place(split, texts: dict[str, list[str]], scores: dict[str, list[float]]) -> list[calibration.Placed]:
-    train = [c.text for c in split.train], [c.author for c in split.train]
+    train = [READ(c.text) for c in split.train], [c.author for c in split.train]
     truth = [c.author for c in split.test]
     named = {
-        k: {kind: cls().fit(*train).predict(t) for kind, t in texts.items()} for k, cls in ATTACKERS.items()
+        k: {kind: cls().fit(*train).predict([READ(x) for x in t]) for kind, t in texts.items()}
+        for k, cls in ATTACKERS.items()
     }
     out = []
     for kind in texts:
@@ -120,8 +122,8 @@ def from_study(path: Path, train: int) -> list[calibration.Placed]:
             texts.append(text)
             scores.append(meters[chunk["author"]].score(text, sentences=False).score)
             truth.append(chunk["author"])
-    trained = [c.text for c in split.train], [c.author for c in split.train]
-    named = {k: cls().fit(*trained).predict(texts) for k, cls in ATTACKERS.items()}
+    trained = [READ(c.text) for c in split.train], [c.author for c in split.train]
+    named = {k: cls().fit(*trained).predict([READ(t) for t in texts]) for k, cls in ATTACKERS.items()}
     kind = lambda i: "original" if texts[i] in {c["original"] for c in state["chunks"]} else "rewritten"  # noqa: E731
     return [
         calibration.Placed(
@@ -162,7 +164,15 @@ def main() -> None:
     parser.add_argument("--held-out", choices=("chunks", "documents"), default="chunks")
     parser.add_argument("--from-study", nargs="*", type=Path, default=[])
     parser.add_argument("--json", type=Path, default=None, help="also write every placed text here")
+    parser.add_argument(
+        "--masked",
+        action="store_true",
+        help="the attackers read every text with the words the writer keeps masked",
+    )
     args = parser.parse_args()
+    if args.masked:
+        global READ
+        READ = mask_kept
     placed = [t for d in args.from_eval for t in from_eval(d)]
     for study in args.from_study:
         placed += from_study(study, args.train_chunks)

@@ -308,7 +308,12 @@ def export(study: Path, out: Path) -> None:
     ]
     out.write_text(
         json.dumps(
-            {"corpus": state["corpus"], "authors": state["authors"], "chunks": chunks},
+            {
+                "corpus": state["corpus"],
+                "held_out": state.get("held_out", "chunks"),
+                "authors": state["authors"],
+                "chunks": chunks,
+            },
             indent=1,
             ensure_ascii=False,
         )
