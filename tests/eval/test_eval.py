@@ -23,6 +23,47 @@ def test_corpus_names_and_split():
     assert not {c.text for c in split.test} & {c.text for c in split.train}
 
 
+@pytest.mark.parametrize("name", ["federalist", "brontes", "problemC"])
+def test_documents_held_out_keep_every_test_document_out_of_training(name):
+    corpus = find_corpus(name, load_manifest())
+    n_authors = 5 if name == "problemC" else 3
+    split = split_corpus(corpus, n_authors, 4, 30, held_out="documents")
+    assert len(split.authors) == n_authors
+    for author in split.authors:
+        test = [c for c in split.test if c.author == author]
+        train = [c for c in split.train if c.author == author]
+        assert len(test) == 4 and len(train) >= 2, author
+        assert not {c.source for c in test} & {c.source for c in train}, author
+    # the default split takes test and training chunks from the same documents (what "documents" avoids)
+    chunks = split_corpus(corpus, n_authors, 4, 30)
+    assert any(
+        {c.source for c in chunks.test if c.author == a} & {c.source for c in chunks.train if c.author == a}
+        for a in chunks.authors
+    )
+    with pytest.raises(ValueError, match="held_out"):
+        split_corpus(corpus, n_authors, 4, 30, held_out="books")
+
+
+def test_an_author_with_one_document_cannot_be_held_out_by_documents(tmp_path):
+    def prose(word: str, n: int) -> str:  # distinct sentences (a corpus's repeated chunks are dropped)
+        return " ".join(f"The {word} counted to {i} again." for i in range(n))
+
+    (tmp_path / "a1.txt").write_text(prose("clerk", 400), encoding="utf-8")
+    (tmp_path / "b1.txt").write_text(prose("baker", 250), encoding="utf-8")
+    (tmp_path / "b2.txt").write_text(prose("miller", 250), encoding="utf-8")
+    corpus = {
+        "id": "t",
+        "known": [
+            {"author": "A", "file": "a1.txt"},
+            {"author": "B", "file": "b1.txt"},
+            {"author": "B", "file": "b2.txt"},
+        ],
+    }
+    assert len(split_corpus(corpus, 2, 2, 5, root=tmp_path).authors) == 2
+    with pytest.raises(CorpusError, match="two documents"):
+        split_corpus(corpus, 2, 2, 5, root=tmp_path, held_out="documents")
+
+
 def test_chunks_unwrap_lines_and_cut_at_sentences():
     text = ("This is a wrapped\nline of text. " * 60) + "\n\nTail."
     chunks = chunk_text(text, words=50)
