@@ -73,6 +73,10 @@ REASON_SHORT = (
     "short sentences: yours run {yours} words on average here, {writers} average {theirs}; join some"
 )
 REASON_LONG = "this sentence runs {yours} words; {writers} average {theirs}; split it"
+REASON_QUOTED = (
+    "most of this is quoted speech: telling what was said in your own words (reported speech) hides more "
+    "than changing words inside the quotes"
+)
 REASON_SUBJECT = (
     "what gives you away here is mostly the subject itself (its names, numbers and topic words), which you "
     "keep; rewording how you say it will not hide that"

@@ -22,8 +22,12 @@ with a direction, and never what the writer must keep:
 What a reason may name: a small word or connective the text uses more than writers in general (with what
 else people write or how else to say it, `connectives.tsv`, else "use it less"; never an article or a
 form of "be", "have", "do", `unnamed_words.txt`); a punctuation mark the text uses more than they
-do (its rate against theirs); short sentences (full stops) or a long sentence (commas). When what a
-family reads most in the sentence is what the writer keeps, the reason says so instead of naming words.
+do (its rate against theirs); short sentences (full stops) or a long sentence (commas: the longest run
+between sentence ends inside it, so a quotation of short sentences is not "long"); a sentence mostly of
+quoted speech is told in the writer's own words (reported speech), not cut of its quotes. A swap is
+offered only where it lowers the meter (`swap_lowers`, guide/analysis.py) and would not be flagged next.
+When what a family reads most in the sentence is what the writer keeps, the reason says so instead of
+naming words.
 With the text as it was before (`brought_in`), a changed sentence's reason points at what the new
 wording brought in first. The words themselves are in native_host/wording.py.
 """
@@ -49,6 +53,9 @@ SUBJECT_HEAD = 3  # when most of a family's first tokens are kept words, the sub
 MAX_REASONS = 2
 LONG_SENTENCE = 1.5  # a sentence this many times the writers' mean length is long
 MARKS = frozenset(PUNCTUATION)
+QUOTED = 0.5  # a sentence with this part of its words inside double quotes is mostly quoted speech
+_QUOTED = re.compile(r'"[^"]*"?|“[^”]*”?')  # a quotation (one left open runs to the end)
+_INNER_END = re.compile(r"(?<=[.!?…])[\"'”’]*\s+")
 _CAPITALISED = re.compile(r"[A-ZÀ-Þ][a-zà-ÿ]*(?:'[a-z]+)?|[A-ZÀ-Þ]{2,}")
 _OPENERS = "\"'“‘([ \t*-"  # what may come before a sentence's first word
 _SUFFIXES = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ing", ""), ("ly", ""))
@@ -302,7 +309,10 @@ def explain(
     `swap_lowers`: whether swapping a word in this sentence for what else people write lowers the meter."""
     new = frozenset(brought_in)
     sentence_words = Counter(words(sentence))
-    n_words = sum(sentence_words.values())
+    # the longest run between sentence ends inside it: a quotation of five short sentences is one
+    # sentence of the text (style/sentences.py) but nothing to split
+    n_words = max((len(words(piece)) for piece in _INNER_END.split(sentence)), default=0)
+    quoted = quoted_share(sentence) >= QUOTED
     out: list[str] = []
     said: set[str] = set()
     subject = False
@@ -316,7 +326,9 @@ def explain(
         for token in tokens:
             if token in said or token in keep:
                 continue
-            if token in MARKS:
+            if token == '"' and quoted:
+                reason: str | None = wording.REASON_QUOTED  # not "use fewer": the quotes go with the telling
+            elif token in MARKS:
                 reason = _mark_reason(token, n_words, figures, writers)
             elif is_small(token) and token not in data.words("unnamed_words.txt"):
                 reason = _word_reason(token, keep, figures, writers, sentence_words[token], swap_lowers)
@@ -332,9 +344,17 @@ def explain(
             break
         if len(out) >= MAX_REASONS:
             break
+    if quoted and wording.REASON_QUOTED not in out and len(out) < MAX_REASONS:
+        out.append(wording.REASON_QUOTED)
     if subject and len(out) < MAX_REASONS:
         out.append(wording.REASON_SUBJECT)
     return out[:MAX_REASONS]
+
+
+def quoted_share(sentence: str) -> float:
+    """The part of the sentence's words inside double quotation marks ("…" or “…”)."""
+    inside = sum(len(words(m.group(0))) for m in _QUOTED.finditer(sentence))
+    return inside / max(1, len(words(sentence)))
 
 
 def brought_in(sentence: str, previous: str | None) -> frozenset[str]:

@@ -15,7 +15,15 @@ QUOTED = re.compile(r"'([^' ]+(?:'[a-z]+)?)'")
 # else to say it (data/connectives.tsv), or that the subject is what is left
 DIRECTION = re.compile(
     "|".join(
-        ["others write", "use it less", "use fewer", "join some", "split it", "subject itself"]
+        [
+            "others write",
+            "use it less",
+            "use fewer",
+            "join some",
+            "split it",
+            "subject itself",
+            "in your own words",
+        ]
         + [re.escape(how) for _, how in reasons.connectives().values() if how]
     )
 )
@@ -141,6 +149,46 @@ def test_a_whole_text_count_under_one_sentence_says_how_many_uses_are_in_it() ->
     alone = "A few of the children sang."
     said = explain({"char3": ["of"]}, ["char3"], alone, keep_words(text), text_figures(text), WRITERS)
     assert said and said[0].startswith("'of' 1 of its 6 uses in this text"), said
+
+
+def test_quoted_speech_is_told_in_your_own_words_not_cut_of_its_quotes() -> None:
+    speech = (
+        '"We cannot stay. The boat leaves at dawn, and the tide will not wait. Pack what you can carry, '
+        'and leave the rest," said the old man.'
+    )
+    text = speech + " We packed in silence. Then we walked down to the harbour."
+    said = explain(
+        {"function_words": ['"', ","]},
+        ["function_words"],
+        speech,
+        keep_words(text),
+        text_figures(text),
+        WRITERS,
+    )
+    assert said and said[0] == wording.REASON_QUOTED, said
+    assert not any(r.startswith("double quotes") for r in said), said
+    # its three quoted sentences are short: the whole is one sentence of the text, but nothing to split
+    assert not any("split it" in r for r in said), said
+    plain = "We packed in silence, and then, when the light came, we walked down to the harbour together."
+    said = explain(
+        {"function_words": [","]}, ["function_words"], plain, keep_words(text), text_figures(text), WRITERS
+    )
+    assert wording.REASON_QUOTED not in said
+
+
+def test_a_long_sentence_outside_quotes_is_still_long() -> None:
+    long = "As it happens, " + ", ".join(["the road, the field and the house"] * 8) + "."
+    quoted = '"' + long + '" he said.'
+    for sentence in (long, quoted):
+        said = explain(
+            {"function_words": [","]},
+            ["function_words"],
+            sentence,
+            keep_words(sentence),
+            text_figures(sentence),
+            WRITERS,
+        )
+        assert any("split it" in r for r in said), said
 
 
 def test_keep_holds_what_a_reason_must_not_name() -> None:
