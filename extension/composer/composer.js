@@ -171,7 +171,7 @@ function renderGuide() {
   setText($("meter-figure"), t("composerScore", report.score.toFixed(2)));
   $("meter-fill").style.width = `${Math.round(Math.min(1, Math.max(0, report.score)) * 100)}%`;
   $("meter-fill").className = report.level;
-  setText($("guide-status"), comparedWords(report));
+  setText($("guide-status"), [comparedWords(report), caveatWords(report)].filter(Boolean).join(" "));
   $("open-options").hidden = report.mode !== "typicality";
   const sentences = report.sentences ?? [];
   $("guided").hidden = sentences.length === 0;
@@ -234,6 +234,17 @@ function comparedWords(report) {
     ? t("composerProfileOff")
     : t("composerAddSamples");
   return `${compared} ${why}`;
+}
+
+/**
+ * Where the meter says "unlikely to be linked to you", what it does not read: it reads how the text is
+ * written, and what the writer keeps (names, places, numbers, the subject) can still name them (the
+ * writer study, held-out documents: at "unlikely" a character n-gram attacker still names the writer
+ * about half the time, at chance once those words are masked; docs/eval.md, "The meter's calibration").
+ * Not in typicality mode, which says nothing of the writer; not at "likely" or "possibly".
+ */
+function caveatWords(report) {
+  return report.level === "unlikely" && report.mode !== "typicality" ? t("composerUnlikelyCaveat") : "";
 }
 
 function sentenceLabel(text, sentence, index, rank) {

@@ -272,6 +272,8 @@ def _details(
     if after is None or before is None or figure is None:
         return out
     out.append(strands_line(after))
+    if figure["mode"] == "profile" and figure["levels"][1] == "unlikely":
+        out.append(wording.UNLIKELY_CAVEAT)  # what "unlikely" does not read: what the writer keeps
     if figure["direction"] == "higher":
         out.append(_why_worse(reply, before, after))
     out.extend(mode_notes(after))

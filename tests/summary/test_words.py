@@ -375,3 +375,46 @@ def test_habits_removed_but_still_linked_is_one_message_not_two():
     assert better["headline"] == (
         "14 habits removed, none left; the text is now unlikely to be linked to you (before: likely)."
     )
+
+
+@pytest.mark.parametrize(
+    ("after", "caveat"),
+    [
+        (report(0.2, {"char3": 0.2, "delta": 0.3, "function_words": 0.1}), True),
+        (report(0.29), True),  # the last shown digits below "possibly" (0.30)
+        (report(0.41, {"char3": 0.6, "delta": 0.3, "function_words": 0.33}), False),
+        (report(0.75), False),
+        (report(0.2, {"char3": 0.2, "delta": 0.3, "function_words": 0.1}, "typicality", NO_SAMPLES), False),
+        (report(0.2, mode="typicality", message=PROFILE_OFF), False),
+    ],
+    ids=[
+        "profile unlikely",
+        "profile 0.29",
+        "profile possibly",
+        "profile likely",
+        "typicality",
+        "profile off",
+    ],
+)
+def test_unlikely_in_profile_mode_says_what_the_level_does_not_read(after, caveat):
+    """Where the card says the text is now "unlikely to be linked to you", it also says that only how the
+    writer writes was measured: names, places, numbers and the subject can still point to them (the writer
+    study: a letter-pattern attacker still names the writer about half the time there, through what the
+    writer keeps). Not at "possibly" or "likely", not in typicality mode (which says nothing of the writer)."""
+    before = report(0.8, mode=after["mode"], message=after["message"])
+    built = summary.build(reply(before, after))
+    said = wording.UNLIKELY_CAVEAT in built["details"]
+    assert said == caveat, built["details"]
+    assert_plain(built)
+    if caveat:
+        assert "the text is now unlikely to be linked to you" in built["headline"], built["headline"]
+        assert built["details"].count(wording.UNLIKELY_CAVEAT) == 1
+        # right after the line on what still points to the writer, which it qualifies
+        at = built["details"].index(wording.UNLIKELY_CAVEAT)
+        assert built["details"][at - 1] == summary.strands_line(after), built["details"]
+        assert wording.UNLIKELY_CAVEAT == (
+            "Only how you write was measured: names, places, numbers and what the text is about can still "
+            "point to you."
+        )
+    else:
+        assert not any("names, places, numbers" in d for d in built["details"]), built["details"]

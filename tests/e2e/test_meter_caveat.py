@@ -1,0 +1,167 @@
+"""What "unlikely" does not read, said where the meter says it: in Chromium and Firefox with the real
+host, with Hamilton's Federalist papers stored as the writer's samples (profile mode), a passage of
+another writer (Emily Brontë) puts the composer's meter at "unlikely to be linked to you", and beside the
+meter's status the composer says that the meter reads how you write and that names, places, numbers and
+the subject can still point to you (the writer study: at "unlikely" a letter-pattern attacker still names
+the writer about half the time through what the writer keeps). Changed to a held-out Hamilton passage,
+the meter says "likely" and the sentence is gone. The host over pipes, in the same home, is the oracle
+for the levels; the browsers start this checkout's host (PYTHONPATH)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, Playwright, expect
+
+from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+
+from .bidi import Firefox
+from .harness import ROOT, Browser, host_request, launch, register_host
+from .server import PageServer
+from .test_composer import open_composer
+from .test_firefox import FIREFOX, FirefoxSession, composer_context
+
+pytestmark = pytest.mark.e2e
+
+# extension/_locales/en/messages.json composerUnlikelyCaveat
+CAVEAT = (
+    "The meter reads how you write. Names, places, numbers and what the text is about can still point to you."
+)
+WORDS = 120
+
+
+def texts() -> dict[str, str]:
+    """Hamilton's samples (stored as the writer's own), 120 words of a held-out Hamilton paper, and 120
+    words of Emily Brontë (another writer, another century's novel)."""
+    manifest = load_manifest()
+    federalist = split_corpus(find_corpus("federalist", manifest), 2, 1, 4)
+    bronte = split_corpus(find_corpus("bronte", manifest), 3, 1, 1)
+    return {
+        "samples": "\n\n".join(c.text for c in federalist.train if c.author == "Hamilton"),
+        "likely": " ".join(next(c.text for c in federalist.test if c.author == "Hamilton").split()[:WORDS]),
+        "unlikely": " ".join(next(c.text for c in bronte.test if c.author == "Emily Brontë").split()[:WORDS]),
+    }
+
+
+@pytest.fixture(scope="module")
+def caveat_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("e2e_caveat_home")
+
+
+@pytest.fixture(scope="module")
+def oracle(caveat_home: Path) -> dict:
+    """The samples stored in the home; the host's guide of both passages: "unlikely" and "likely"."""
+    shown = texts()
+    assert host_request(caveat_home, "profile.add", {"text": shown["samples"]})["type"] == "result"
+    out: dict = {}
+    for level in ("unlikely", "likely"):
+        reply = host_request(caveat_home, "guide", {"text": shown[level]})
+        assert reply["type"] == "result", reply
+        report = reply["result"]
+        assert report["mode"] == "profile" and report["level"] == level, (level, report)
+        out[level] = {"text": shown[level], "report": report}
+    return out
+
+
+def this_checkout() -> dict[str, str]:
+    """The environment the browser passes on to the host it starts: this checkout's native_host first on
+    the path (a venv shared by several checkouts has its editable install pointing at one of them)."""
+    return {"PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+
+
+def status_words(report: dict, caveat: bool) -> str:
+    """What #guide-status says in profile mode: what the meter compared with, then, at "unlikely", CAVEAT."""
+    compared = f"Compared with {report['compared_with']}."
+    return f"{compared} {CAVEAT}" if caveat else compared
+
+
+# ---- Chromium ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def caveat_browser(
+    playwright_instance: Playwright, tmp_path_factory: pytest.TempPathFactory, caveat_home: Path
+) -> Iterator[Browser]:
+    user_data_dir = tmp_path_factory.mktemp("chromium_caveat")
+    register_host(user_data_dir / "NativeMessagingHosts", "chromium", caveat_home)
+    context = launch(playwright_instance, user_data_dir, env=this_checkout())
+    try:
+        yield Browser(context)
+    finally:
+        context.close()
+
+
+def show(composer: Page, case: dict) -> None:
+    """Puts the case's text in the box and waits until the meter speaks for it."""
+    composer.locator("#draft").fill(case["text"])
+    level_words = case["report"]["level_words"]
+    expect(composer.locator("#meter")).to_have_text(f"This text is {level_words}.", timeout=60_000)
+    composer.wait_for_function("document.body.dataset.guide === 'done'", timeout=30_000)
+
+
+def test_chromium_at_unlikely_the_composer_says_what_the_meter_does_not_read(
+    caveat_browser: Browser, server: PageServer, oracle: dict
+) -> None:
+    caveat_browser.set_settings()
+    page = caveat_browser.context.new_page()
+    page.goto(server.url("textarea.html"))
+    composer = open_composer(caveat_browser, page)
+    status = composer.locator("#guide-status")
+
+    show(composer, oracle["unlikely"])
+    expect(status).to_have_text(status_words(oracle["unlikely"]["report"], caveat=True))
+    expect(status).to_be_visible()
+
+    show(composer, oracle["likely"])
+    expect(status).to_have_text(status_words(oracle["likely"]["report"], caveat=False))
+    assert "Names, places, numbers" not in composer.locator("body").inner_text()
+    composer.close()
+    page.close()
+
+
+# ---- Firefox ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def caveat_firefox(tmp_path_factory: pytest.TempPathFactory, caveat_home: Path) -> Iterator[FirefoxSession]:
+    if not Path(FIREFOX).exists():
+        pytest.fail("firefox-esr is missing: run scripts/install-system-deps.sh (make test-install does)")
+    home = tmp_path_factory.mktemp("firefox_caveat_home")
+    register_host(home / ".mozilla" / "native-messaging-hosts", "firefox", caveat_home)
+    browser = Firefox(
+        FIREFOX, tmp_path_factory.mktemp("firefox_caveat_profile"), home, {}, env=this_checkout()
+    )
+    try:
+        yield FirefoxSession(browser)
+    finally:
+        browser.close()
+
+
+def test_firefox_at_unlikely_the_composer_says_what_the_meter_does_not_read(
+    caveat_firefox: FirefoxSession, server: PageServer, oracle: dict
+) -> None:
+    ff = caveat_firefox
+    ff.extension_eval("browser.storage.local.clear().then(() => true)")
+    ff.bidi.send("browsingContext.activate", {"context": ff.page})
+    ff.bidi.navigate(ff.page, server.url("textarea.html"))
+    ff.context_menu_item("#field", "fantasma-compose")
+    composer = composer_context(ff, timeout=30)
+    for level in ("unlikely", "likely"):
+        case = oracle[level]
+        ff.bidi.evaluate(
+            composer,
+            f"""(() => {{ const box = document.querySelector('#draft'); box.value = {json.dumps(case["text"])};
+                 box.dispatchEvent(new Event('input', {{ bubbles: true }})); return true; }})()""",
+        )
+        meter = f"This text is {case['report']['level_words']}."
+        ff.bidi.wait_for(
+            composer,
+            f"document.body.dataset.guide === 'done' && document.querySelector('#meter').textContent === {json.dumps(meter)}",
+            timeout=60,
+        )
+        want = status_words(case["report"], caveat=level == "unlikely")
+        assert ff.bidi.evaluate(composer, "document.querySelector('#guide-status').textContent") == want
