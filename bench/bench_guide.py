@@ -53,7 +53,9 @@ from native_host.style.sentences import sentence_spans
 GOAL_MS = 150.0
 KEYSTROKE_GOAL_MS = 1000.0  # a keystroke in the composer to the meter for the new text, beside alternatives
 BESIDE_JOBS = ("neutralize", "rewrite", "guide.alternatives")
-MODEL_STAGE = 0.5  # the alternatives' progress from which their model writes (guide/alternatives.py)
+MODEL_STAGE = (
+    0.5  # the alternatives' progress from which their model writes (native_host/guide/alternatives.py)
+)
 TYPED = "and so the writer went on adding words to this sentence one at a time".split()
 
 
