@@ -691,7 +691,8 @@ fantasma.showMarkers = function showMarkers(field, text, findings, report = {}) 
   panel.setAttribute("aria-label", title);
   const standing = report?.standing;
   if (typeof standing?.headline === "string") {
-    const said = [standing.headline, typeof standing.strands === "string" ? standing.strands : ""].filter(Boolean).join(" ");
+    const text = (value) => (typeof value === "string" ? value : "");
+    const said = [standing.headline, text(standing.strands), text(standing.caveat)].filter(Boolean).join(" ");
     panel.append(el(doc, "p", { className: "standing" }, withCode(doc, said)));
   }
   const marks = [];

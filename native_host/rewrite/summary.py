@@ -160,11 +160,14 @@ def standing(report: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     mode = "profile" if report.get("mode") == "profile" else "typicality"
     now = linkability.words(report["score"], mode)
+    level = linkability.level(report["score"])
     return {
         "headline": wording.STANDING.format(is_=wording.IS if mode == "profile" else "", now=now),
-        "level": linkability.level(report["score"]),
+        "level": level,
         "level_words": now,
         "strands": strands_line(report),
+        # what "unlikely" does not read, as the card says it ("" where the level promises nothing of it)
+        "caveat": wording.UNLIKELY_CAVEAT if mode == "profile" and level == "unlikely" else "",
         "notes": mode_notes(report),
     }
 

@@ -241,7 +241,16 @@ def test_the_standing_of_a_text_is_said_in_the_cards_words_for_the_text_after(ca
     assert all(note in built["details"] for note in standing["notes"])
     for text in [standing["headline"], standing["strands"], *standing["notes"]]:
         assert_no_code(text)
+    assert (standing["caveat"] != "") == (standing["level"] == "unlikely" and case.startswith("profile"))
+    assert standing["caveat"] in ("", wording.UNLIKELY_CAVEAT)
     assert summary.standing(None) is None
+
+
+def test_the_markers_panel_says_what_unlikely_does_not_read_in_profile_mode_only():
+    unlinked = {"score": 0.12, "families": {}, "linked_by": [], "sentences": [], "mode": "profile"}
+    assert summary.standing(unlinked)["caveat"] == wording.UNLIKELY_CAVEAT
+    assert summary.standing({**unlinked, "score": 0.45})["caveat"] == ""
+    assert summary.standing({**unlinked, "mode": "typicality"})["caveat"] == ""
 
 
 def test_nothing_left_to_link_suggests_nothing_with_samples_and_samples_without():
