@@ -6,6 +6,8 @@ attackers judge the results against the originals.
                                                          [--held-out chunks|documents]
     python research/probes/writer_study.py show STUDY CHUNK        what the composer shows, in words
     python research/probes/writer_study.py edit STUDY CHUNK N "the new sentence N"   (N-M: sentences N to M)
+    python research/probes/writer_study.py alternatives STUDY CHUNK N   the composer's other ways to say sentence N
+    python research/probes/writer_study.py use STUDY CHUNK N K     put alternative K in (one edit)
     python research/probes/writer_study.py undo STUDY CHUNK        back to before the last edit
     python research/probes/writer_study.py stop STUDY CHUNK        the writer is done with this chunk
     python research/probes/writer_study.py status STUDY            which chunks are open, how far each is
@@ -182,6 +184,78 @@ def edit(study: Path, cid: str, number: str, sentence: str) -> None:
         print("\nThis chunk is done (the meter says unlikely, or six edits were made).")
 
 
+def _effect_words(before: dict[str, Any], score: float) -> str:
+    """What an alternative does to the meter, in the composer's words (no score): "likely → possibly", or
+    "still likely, a little lower"."""
+    from native_host.style import linkability
+
+    after = linkability.level(score)
+    if after != before["level"]:
+        return f"Meter: {before['level']} → {after}"
+    return f"Meter: still {after}, a little lower"
+
+
+def alternatives(study: Path, cid: str, number: int) -> None:
+    """The composer's "other ways to say it" for sentence N: the rule edits in it and the embedded model's
+    candidates, each through every guard, only those that lower the meter (guide/alternatives.py, as the
+    host's `guide.alternatives` makes them), kept in the study so `use` can put one in."""
+    from native_host.eval.run import EvalOptions, _embedder, _language_model
+    from native_host.guide.alternatives import AlternativesError, sentence_alternatives
+
+    state = _load(study)
+    chunk = _chunk(state, cid)
+    if chunk["stopped"]:
+        raise SystemExit(f"{cid} is stopped")
+    before = _report(study, chunk, chunk["text"])
+    spans = [(s["start"], s["end"]) for s in before["sentences"]]
+    if not 1 <= number <= len(spans):
+        raise SystemExit(f"sentence {number}: the text has {len(spans)}")
+    start, end = spans[number - 1]
+    embedder = _embedder(EvalOptions())
+    if embedder is None:
+        raise SystemExit("no meaning model: run `fantasma setup` (the composer offers none without it)")
+    try:
+        found = sentence_alternatives(
+            chunk["text"],
+            start,
+            end,
+            ident=_meters(study)[chunk["author"]],
+            embedder=embedder,
+            engine=_language_model(EvalOptions()),
+        )
+    except AlternativesError as exc:
+        raise SystemExit(str(exc)) from None
+    chunk["offered"] = {"sentence": number, "text": chunk["text"], "alternatives": [a.text for a in found]}
+    _save(study, state)
+    if not found:
+        print(
+            f"Sentence {number}: no other wording of this sentence both passed every check (meaning, "
+            "fluency, your protected words) and lowered the meter. Edit it by hand."
+        )
+        return
+    print(f"Sentence {number}: {len(found)} other way(s) to say it, each checked for meaning and fluency:")
+    for k, alt in enumerate(found, 1):
+        print(f"  {k}. {alt.sentence}\n     {_effect_words(before, alt.score)}")
+    print(f"Put one in with: use {cid} {number} K")
+
+
+def use(study: Path, cid: str, number: int, k: int) -> None:
+    """Put alternative K of the last `alternatives` for sentence N in (one edit, as "Use this" is)."""
+    state = _load(study)
+    chunk = _chunk(state, cid)
+    offered = chunk.get("offered") or {}
+    if offered.get("sentence") != number or offered.get("text") != chunk["text"]:
+        raise SystemExit("ask for the alternatives of that sentence first (the text has changed since)")
+    texts = offered["alternatives"]
+    if not 1 <= k <= len(texts):
+        raise SystemExit(f"alternative {k}: there are {len(texts)}")
+    before = _report(study, chunk, chunk["text"])
+    start, end = before["sentences"][number - 1]["start"], before["sentences"][number - 1]["end"]
+    new_text = texts[k - 1]
+    tail = len(chunk["text"]) - end
+    edit(study, cid, str(number), new_text[start : len(new_text) - tail])
+
+
 def undo(study: Path, cid: str) -> None:
     state = _load(study)
     chunk = _chunk(state, cid)
@@ -346,6 +420,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("chunk")
     p.add_argument("number", help="N, or N-M to replace sentences N to M together")
     p.add_argument("sentence")
+    p = sub.add_parser("alternatives")
+    p.add_argument("study", type=Path)
+    p.add_argument("chunk")
+    p.add_argument("number", type=int)
+    p = sub.add_parser("use")
+    p.add_argument("study", type=Path)
+    p.add_argument("chunk")
+    p.add_argument("number", type=int)
+    p.add_argument("k", type=int)
     p = sub.add_parser("status")
     p.add_argument("study", type=Path)
     p = sub.add_parser("export")
@@ -361,6 +444,10 @@ def main(argv: list[str] | None = None) -> int:
         print(view(args.study, _chunk(_load(args.study), args.chunk)))
     elif args.command == "edit":
         edit(args.study, args.chunk, args.number, args.sentence)
+    elif args.command == "alternatives":
+        alternatives(args.study, args.chunk, args.number)
+    elif args.command == "use":
+        use(args.study, args.chunk, args.number, args.k)
     elif args.command == "undo":
         undo(args.study, args.chunk)
     elif args.command == "stop":
