@@ -426,6 +426,28 @@ def changed_marks(candidate: str, source: str) -> list[str]:
     return [m for m in KEPT_MARKS if candidate.count(m) != source.count(m)]
 
 
+_LETTER_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+
+
+def check_known_words(candidate: str, source: str) -> Verdict:
+    """No word the source does not hold that no dictionary knows (wordfreq's list, style/data.py `zipf`):
+    the small model's "didzed" for "dozed" and "gaminess" for "glee" passed meaning and fluency in the
+    writer study. A word of the source may be as odd as it likes (dialect, names)."""
+    from native_host.style.data import zipf
+
+    known = set(_LETTER_WORD.findall(source.lower()))
+    invented = sorted(
+        {
+            w
+            for w in _LETTER_WORD.findall(candidate.lower())
+            if w not in known and zipf(w.replace("’", "'")) == 0.0
+        }
+    )
+    if invented:
+        return Verdict("words", False, f"words no dictionary knows: {', '.join(invented[:5])}")
+    return passed("words")
+
+
 def check_kept_marks(candidate: str, source: str) -> Verdict:
     """Each of KEPT_MARKS occurs as often in the candidate as in its source."""
     changed = changed_marks(candidate, source)

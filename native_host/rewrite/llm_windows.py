@@ -409,6 +409,7 @@ def cheap_guards(
         guards.check_length(candidate, source),
         guards.check_protected(candidate, required, source, style.protected_spans(candidate)),
         guards.check_facts(candidate, source),
+        guards.check_known_words(candidate, source),
         guards.check_no_new_markers(candidate, source_markers, count_markers),
     ):
         if not verdict.ok:

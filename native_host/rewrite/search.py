@@ -121,6 +121,7 @@ class SearchChecks:
             guards.check_length(candidate, source),
             guards.check_protected(candidate, required, source, protected_spans(candidate)),
             guards.check_facts(candidate, source),
+            guards.check_known_words(candidate, source),
             guards.check_no_new_markers(candidate, self.markers(source), self.markers),
             guards.check_kept_marks(candidate, source),
         ):

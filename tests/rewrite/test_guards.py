@@ -397,3 +397,18 @@ def test_kept_marks_pass_word_changes_and_moved_marks():
     assert guards.check_kept_marks("We left early; it rained hard.", "We went early; it rained a lot.").ok
     # the same number in another place is the same rate
     assert guards.check_kept_marks("It was late; we went — fast.", "It was late — we went; fast.").ok
+
+
+def test_a_word_no_dictionary_knows_is_rejected_unless_the_source_holds_it() -> None:
+    source = "If she dozed and lost herself for a moment, the labrick was gone."
+    bad = guards.check_known_words(
+        "If she didzed and lost herself for a moment, the labrick was gone.", source
+    )
+    assert not bad.ok and bad.guard == "words" and "didzed" in bad.detail
+    assert guards.check_known_words(
+        "If she slept and lost herself for a moment, the labrick was gone.", source
+    ).ok
+    assert guards.check_known_words(
+        "Mr. Irish was in high gaminess.", "Mr. Irish was in high glee."
+    ).detail.endswith("gaminess")
+    assert guards.check_known_words("Dey sha'n't sell him.", "Dey sha'n't sell him down de river.").ok
