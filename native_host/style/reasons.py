@@ -55,6 +55,7 @@ LONG_SENTENCE = 1.5  # a sentence this many times the writers' mean length is lo
 MARKS = frozenset(PUNCTUATION)
 QUOTED = 0.5  # a sentence with this part of its words inside double quotes is mostly quoted speech
 _QUOTED = re.compile(r'"[^"]*"?|“[^”]*”?')  # a quotation (one left open runs to the end)
+_NUMBER_LABEL = re.compile(r"\bNo\.\s?(?=\d)")  # "No. 4", "No.4"
 _INNER_END = re.compile(r"(?<=[.!?…])[\"'”’]*\s+")
 _CAPITALISED = re.compile(r"[A-ZÀ-Þ][a-zà-ÿ]*(?:'[a-z]+)?|[A-ZÀ-Þ]{2,}")
 _OPENERS = "\"'“‘([ \t*-"  # what may come before a sentence's first word
@@ -154,8 +155,19 @@ class TextFigures:
     mean_sentence: float
 
 
-def text_figures(text: str, spans: Sequence[tuple[int, int]] | None = None) -> TextFigures:
+def _word_counts(text: str) -> Counter[str]:
+    """The text's words as a reason counts them: "No. 4" is a number's label, not the word "no"."""
     counted = Counter(words(text))
+    labels = len(_NUMBER_LABEL.findall(text))
+    if labels:
+        counted["no"] -= labels
+        if counted["no"] <= 0:
+            del counted["no"]
+    return counted
+
+
+def text_figures(text: str, spans: Sequence[tuple[int, int]] | None = None) -> TextFigures:
+    counted = _word_counts(text)
     lengths = [len(words(text[s:e])) for s, e in (sentence_spans(text) if spans is None else spans)]
     lengths = [n for n in lengths if n]
     mean = sum(lengths) / len(lengths) if lengths else 0.0
@@ -308,7 +320,7 @@ def explain(
     `brought_in`: tokens the sentence's new wording added (then those are said first, as new);
     `swap_lowers`: whether swapping a word in this sentence for what else people write lowers the meter."""
     new = frozenset(brought_in)
-    sentence_words = Counter(words(sentence))
+    sentence_words = _word_counts(sentence)
     # the longest run between sentence ends inside it: a quotation of five short sentences is one
     # sentence of the text (style/sentences.py) but nothing to split
     n_words = max((len(words(piece)) for piece in _INNER_END.split(sentence)), default=0)
@@ -330,7 +342,7 @@ def explain(
                 reason: str | None = wording.REASON_QUOTED  # not "use fewer": the quotes go with the telling
             elif token in MARKS:
                 reason = _mark_reason(token, n_words, figures, writers)
-            elif is_small(token) and token not in data.words("unnamed_words.txt"):
+            elif is_small(token) and sentence_words[token] and token not in data.words("unnamed_words.txt"):
                 reason = _word_reason(token, keep, figures, writers, sentence_words[token], swap_lowers)
             else:
                 reason = None  # a content word: never named (changing it changes what is said)

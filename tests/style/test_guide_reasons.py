@@ -57,7 +57,8 @@ def test_a_capitalised_small_word_after_a_colon_is_no_name() -> None:
 def test_a_word_reason_says_what_else_people_write_and_never_names_a_kept_word() -> None:
     keep = keep_words(OIL)
     ranked = {"char3": ["oil", "vietnam", "petroleum", "upon", "the"]}
-    said = explain(ranked, ["char3"], OIL[:40], keep, text_figures(OIL), WRITERS)
+    upon = OIL[OIL.index("Upon") : OIL.index("America.") + len("America.")]  # the sentence holding it
+    said = explain(ranked, ["char3"], upon, keep, text_figures(OIL), WRITERS)
     assert said and "'upon'" in said[0] and "others write 'on'" in said[0], said
     for reason in said:
         assert not any(w.lower() in keep for w in QUOTED.findall(reason)), reason
@@ -189,6 +190,21 @@ def test_a_long_sentence_outside_quotes_is_still_long() -> None:
             WRITERS,
         )
         assert any("split it" in r for r in said), said
+
+
+def test_no_before_a_number_is_a_label_not_the_word_no() -> None:
+    text = "He lived at No. 4 and she at No. 12. No one came. There was no light and no fire there."
+    figures = text_figures(text)
+    assert figures.words["no"] == 3  # "No one", "no light", "no fire"; not the two house numbers
+    said = explain(
+        {"char3": ["no"]},
+        ["char3"],
+        "He lived at No. 4 and she at No. 12.",
+        keep_words(text),
+        figures,
+        WRITERS,
+    )
+    assert not any(r.startswith("'no'") for r in said), said
 
 
 def test_keep_holds_what_a_reason_must_not_name() -> None:
