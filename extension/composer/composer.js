@@ -623,6 +623,7 @@ function init() {
   syncInsert();
   $("draft").focus();
   void takeSeed();
+  document.body.dataset.ready = "yes"; // every listener is attached (what reaches the box now is guided)
 }
 
 init();

@@ -167,12 +167,13 @@ class FirefoxSession:
 
 
 def composer_context(firefox: FirefoxSession, timeout: float = 15) -> str:
-    """The composer's window (a moz-extension: page the background opened), once its script runs."""
+    """The composer's window (a moz-extension: page the background opened), once its script has run
+    (an input event sent before its listeners are attached would never be guided)."""
     deadline = time.monotonic() + timeout
     while True:
         for ctx in firefox.bidi.send("browsingContext.getTree", {})["contexts"]:
             if "/composer/composer.html" in ctx["url"]:
-                firefox.bidi.wait_for(ctx["context"], "!!document.querySelector('#insert-why')", timeout=15)
+                firefox.bidi.wait_for(ctx["context"], "document.body?.dataset.ready === 'yes'", timeout=15)
                 return ctx["context"]
         assert time.monotonic() < deadline, "the composer did not open"
         time.sleep(0.1)
