@@ -171,26 +171,26 @@ def split_corpus(
                 by_author[author].append(Chunk(corpus["id"], author, piece, entry["file"]))
     ranked = sorted(by_author, key=lambda a: (-len(by_author[a]), a))
     needed = test_per_author + 2
+    train: list[Chunk] = []
+    test: list[Chunk] = []
+    if held_out == "documents":
+        splits = {a: _document_split(by_author[a], test_per_author) for a in ranked}
+        held_apart = [a for a in ranked if splits[a] is not None]
+        if len(held_apart) < 2:
+            raise CorpusError(
+                f"{corpus['id']}: fewer than 2 authors have two documents and {needed} chunks of ~{CHUNK_WORDS} words"
+            )
+        for author in held_apart[:n_authors]:
+            held, kept = splits[author] or ([], [])
+            test.extend(held[i] for i in _spread(len(held), test_per_author))
+            train.extend(kept[j] for j in _spread(len(kept), train_per_author))
+        return Split(corpus["id"], tuple(held_apart[:n_authors]), tuple(train), tuple(test))
     usable = [a for a in ranked if len(by_author[a]) >= needed]
     if len(usable) < 2:
         raise CorpusError(
             f"{corpus['id']}: fewer than 2 authors have {needed} chunks of ~{CHUNK_WORDS} words"
         )
     authors = tuple(usable[:n_authors])
-    train: list[Chunk] = []
-    test: list[Chunk] = []
-    if held_out == "documents":
-        usable = [a for a in ranked if _document_split(by_author[a], test_per_author) is not None]
-        if len(usable) < 2:
-            raise CorpusError(
-                f"{corpus['id']}: fewer than 2 authors have two documents and {needed} chunks of ~{CHUNK_WORDS} words"
-            )
-        authors = tuple(usable[:n_authors])
-        for author in authors:
-            held, kept = _document_split(by_author[author], test_per_author) or ([], [])
-            test.extend(held[i] for i in _spread(len(held), test_per_author))
-            train.extend(kept[j] for j in _spread(len(kept), train_per_author))
-        return Split(corpus["id"], authors, tuple(train), tuple(test))
     for author in authors:
         chunks = by_author[author]
         test_idx = set(_spread(len(chunks), test_per_author))

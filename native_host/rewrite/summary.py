@@ -166,10 +166,15 @@ def standing(report: dict[str, Any] | None) -> dict[str, Any] | None:
         "level": level,
         "level_words": now,
         "strands": strands_line(report),
-        # what "unlikely" does not read, as the card says it ("" where the level promises nothing of it)
-        "caveat": wording.UNLIKELY_CAVEAT if mode == "profile" and level == "unlikely" else "",
+        "caveat": unlikely_caveat(mode, level),
         "notes": mode_notes(report),
     }
+
+
+def unlikely_caveat(mode: str, level: str) -> str:
+    """What "unlikely" does not read (what the writer keeps), said by the card and the markers panel at
+    that level in profile mode; "" elsewhere, where the level promises nothing of it."""
+    return wording.UNLIKELY_CAVEAT if mode == "profile" and level == "unlikely" else ""
 
 
 # --- the parts ----------------------------------------------------------------------------------------
@@ -275,8 +280,8 @@ def _details(
     if after is None or before is None or figure is None:
         return out
     out.append(strands_line(after))
-    if figure["mode"] == "profile" and figure["levels"][1] == "unlikely":
-        out.append(wording.UNLIKELY_CAVEAT)  # what "unlikely" does not read: what the writer keeps
+    if caveat := unlikely_caveat(figure["mode"], figure["levels"][1]):
+        out.append(caveat)
     if figure["direction"] == "higher":
         out.append(_why_worse(reply, before, after))
     out.extend(mode_notes(after))

@@ -145,8 +145,11 @@ def view(study: Path, chunk: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def edit(study: Path, cid: str, number: str, sentence: str) -> None:
-    """Replace sentence N, or sentences N-M together (joining them, as a writer in the composer can)."""
+def _open(
+    study: Path, cid: str, number: str
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], int, int, int, int]:
+    """(state, the open chunk, the composer's report of its text, N, M, start, end) of sentences N-M ("N"
+    alone: N-N), as the writer numbers them in `show`."""
     state = _load(study)
     chunk = _chunk(state, cid)
     if chunk["stopped"]:
@@ -160,7 +163,12 @@ def edit(study: Path, cid: str, number: str, sentence: str) -> None:
         raise SystemExit(f"sentence {number!r}: give N or N-M") from None
     if not 1 <= lo <= hi <= len(spans):
         raise SystemExit(f"sentence {number}: the text has {len(spans)}")
-    start, end = spans[lo - 1][0], spans[hi - 1][1]
+    return state, chunk, before, lo, hi, spans[lo - 1][0], spans[hi - 1][1]
+
+
+def edit(study: Path, cid: str, number: str, sentence: str) -> None:
+    """Replace sentence N, or sentences N-M together (joining them, as a writer in the composer can)."""
+    state, chunk, before, lo, hi, start, end = _open(study, cid, number)
     text = chunk["text"][:start] + sentence.strip() + chunk["text"][end:]
     after = _report(study, chunk, text)
     chunk["steps"].append(
@@ -202,15 +210,7 @@ def alternatives(study: Path, cid: str, number: int) -> None:
     from native_host.eval.run import EvalOptions, _embedder, _language_model
     from native_host.guide.alternatives import AlternativesError, sentence_alternatives
 
-    state = _load(study)
-    chunk = _chunk(state, cid)
-    if chunk["stopped"]:
-        raise SystemExit(f"{cid} is stopped")
-    before = _report(study, chunk, chunk["text"])
-    spans = [(s["start"], s["end"]) for s in before["sentences"]]
-    if not 1 <= number <= len(spans):
-        raise SystemExit(f"sentence {number}: the text has {len(spans)}")
-    start, end = spans[number - 1]
+    state, chunk, before, _, _, start, end = _open(study, cid, str(number))
     embedder = _embedder(EvalOptions())
     if embedder is None:
         raise SystemExit("no meaning model: run `fantasma setup` (the composer offers none without it)")
@@ -225,7 +225,13 @@ def alternatives(study: Path, cid: str, number: int) -> None:
         )
     except AlternativesError as exc:
         raise SystemExit(str(exc)) from None
-    chunk["offered"] = {"sentence": number, "text": chunk["text"], "alternatives": [a.text for a in found]}
+    chunk["offered"] = {
+        "sentence": number,
+        "text": chunk["text"],
+        "start": start,
+        "end": end,
+        "alternatives": [a.text for a in found],
+    }
     _save(study, state)
     if not found:
         print(
@@ -249,11 +255,9 @@ def use(study: Path, cid: str, number: int, k: int) -> None:
     texts = offered["alternatives"]
     if not 1 <= k <= len(texts):
         raise SystemExit(f"alternative {k}: there are {len(texts)}")
-    before = _report(study, chunk, chunk["text"])
-    start, end = before["sentences"][number - 1]["start"], before["sentences"][number - 1]["end"]
-    new_text = texts[k - 1]
-    tail = len(chunk["text"]) - end
-    edit(study, cid, str(number), new_text[start : len(new_text) - tail])
+    new_text = texts[k - 1]  # the whole text: the new sentence lies where the offered one lay
+    tail = len(chunk["text"]) - offered["end"]
+    edit(study, cid, str(number), new_text[offered["start"] : len(new_text) - tail])
 
 
 def undo(study: Path, cid: str) -> None:
