@@ -15,8 +15,15 @@ from counts deltas:
   attacker still reads the sentence; in z and per spread each family counts alike, as each attacker
   has to lose the writer (eval --guide: Spearman with the attackers' leave-one-sentence-out drops
   0.41 / 0.38 / 0.24 by contribution, 0.49 / 0.38 / 0.26 by weight; docs/results.md);
-* its `share` is max(weight, 0) over the sum of the positive weights: the shares of the sentences
-  that give the writer away sum to 1; `top` names the (up to) 3 of most weight;
+* its `gain` is what rewording it can take off the meter: `score - score of the text with the sentence
+  reduced to what the writer keeps` (its names, number words, subject words and pronouns, in order;
+  style/reasons.py's `keep_words`). The writer studies' rewrites realised a median 97% of it (84% of
+  `contribution`, which also counts the kept words), and the sentence of most gain lowered the meter
+  most (research/log/writer-study.md), so the guide ranks by it: a sentence that gives the writer away
+  through what they must keep is no use to rewrite;
+* its `share` is max(gain, 0) over the sum of the positive gains: the shares of the sentences that
+  rewording can still take something off sum to 1; `top` names the (up to) 3 of most gain; `enough`
+  marks a sentence whose gain alone would take the meter below "possibly";
 * its `reasons`: per family it feeds, the words and marks of the sentence whose removal lowers the family
   most (each token's own counts delta, scored like a sentence), said by style/reasons.py as style choices
   a writer can act on, never a name, a number or a word of the subject (issue 43).
@@ -39,7 +46,7 @@ from typing import Any
 from native_host import wording
 from native_host.style import linkability, reasons
 from native_host.style.counting import PUNCTUATION, CountsDelta, as_char3_reads, delta_reach, edit_delta
-from native_host.style.identify import FAMILIES, Identifiability, TextState, sigmoid
+from native_host.style.identify import FAMILIES, Identifiability, TextState, score_of, sigmoid
 from native_host.style.sentences import sentence_spans
 
 TOP_SENTENCES = 3  # the sentences the guide names first
@@ -58,7 +65,9 @@ class SentenceScore:
     end: int
     contribution: float  # score - score of the text without this sentence; may be < 0
     weight: float  # how much it feeds the attackers: each family's z change over its spread, summed
-    share: float  # max(weight, 0) / the sum of the positive weights (0 when none)
+    gain: float  # score - score with the sentence reduced to the words the writer keeps; may be < 0
+    share: float  # max(gain, 0) / the sum of the positive gains (0 when none)
+    enough: bool  # its gain alone would take the meter to "unlikely" (never when the text is there)
     families: dict[str, float]  # per family: its probability - its probability without the sentence
     feeds: list[str]  # the families it adds to, most first, in words
     reasons: list[str]  # the words and marks that give most away, in words
@@ -69,7 +78,9 @@ class SentenceScore:
             "end": self.end,
             "contribution": round(self.contribution, 5),
             "weight": round(self.weight, 4),
+            "gain": round(self.gain, 5),
             "share": round(self.share, 4),
+            "enough": self.enough,
             "families": {f: round(v, 5) for f, v in self.families.items()},
             "feeds": list(self.feeds),
             "reasons": list(self.reasons),
@@ -86,7 +97,7 @@ class GuideReport:
     message: str  # why the mode is what it is, when not what was asked for
     families: dict[str, float]
     sentences: list[SentenceScore]
-    top: list[int]  # indices into `sentences`: the (up to) TOP_SENTENCES of most weight, most first
+    top: list[int]  # indices into `sentences`: the (up to) TOP_SENTENCES of most gain, most first
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -112,8 +123,16 @@ class _SentenceParts:
     start: int  # the sentence's offsets in `text`
     end: int
     removal: CountsDelta
+    kept: dict[str, CountsDelta] = field(default_factory=dict)  # what the writer keeps of it -> its delta
     _tokens: list[tuple[str, CountsDelta]] | None = None
     reasons: dict[tuple[int, str, tuple[str, ...]], dict[str, list[str]]] = field(default_factory=dict)
+
+    def reduced(self, keep: str) -> CountsDelta:
+        """The counts delta of the sentence reduced to `keep` (the words of it the writer keeps)."""
+        found = self.kept.get(keep)
+        if found is None:
+            found = self.kept[keep] = edit_delta(self.text, self.start, self.end, keep)
+        return found
 
     @property
     def tokens(self) -> list[tuple[str, CountsDelta]]:
@@ -171,35 +190,40 @@ def guide(
         reasons.text_figures(text, spans),
         reasons.writers_figures(ident.population),
     )
-    raw: list[tuple[int, int, dict[str, float], dict[str, float], _SentenceParts]] = []
+    raw: list[tuple[int, int, dict[str, float], dict[str, float], float, _SentenceParts]] = []
     for s, e in spans:
         parts = cache.get(text, s, e)
         without = state.zs_with(parts.removal)
+        reduced = state.zs_with(parts.reduced(reasons.kept_of(text[s:e], said.keep)))
         raw.append(
             (
                 s,
                 e,
                 {f: probs[f] - sigmoid(without[f]) for f in zs},
                 {f: zs[f] - without[f] for f in zs},
+                score - score_of(reduced),
                 parts,
             )
         )
     # each family's z changes in units of their spread over this text's sentences: every attacker
-    # family weighs the same in the ranking, whatever its scale or how saturated its figure is
-    spread = {f: _spread([dz[f] for _, _, _, dz, _ in raw]) for f in zs}
-    weights = [sum(dz[f] / spread[f] for f in zs) for _, _, _, dz, _ in raw]
-    positive = sum(max(0.0, w) for w in weights)
+    # family weighs the same in `weight`, whatever its scale or how saturated its figure is
+    spread = {f: _spread([dz[f] for _, _, _, dz, _, _ in raw]) for f in zs}
+    positive = sum(max(0.0, gain) for *_, gain, _ in raw)
+    level = linkability.level(score)
     sentences = []
-    for (s, e, fam, dz, parts), weight in zip(raw, weights, strict=True):
-        fed = _fed({f: dz[f] / spread[f] for f in zs})
-        share = max(0.0, weight) / positive if positive > 0 else 0.0
+    for s, e, fam, dz, gain, parts in raw:
+        scaled = {f: dz[f] / spread[f] for f in zs}
+        fed = _fed(scaled)
+        share = max(0.0, gain) / positive if positive > 0 else 0.0
         sentences.append(
             SentenceScore(
                 start=s,
                 end=e,
                 contribution=sum(fam.values()) / len(fam),
-                weight=weight,
+                weight=sum(scaled.values()),
+                gain=gain,
                 share=share,
+                enough=level != "unlikely" and linkability.level(score - gain) == "unlikely",
                 families=fam,
                 feeds=[ATTACKER_WORDS[f] for f in fed],
                 reasons=_said(
@@ -216,8 +240,7 @@ def guide(
                 else [],
             )
         )
-    ranked = sorted((i for i, x in enumerate(sentences) if x.weight > 0), key=lambda i: -sentences[i].weight)
-    level = linkability.level(score)
+    ranked = sorted((i for i, x in enumerate(sentences) if x.share > 0), key=lambda i: -sentences[i].gain)
     return GuideReport(
         score=score,
         level=level,

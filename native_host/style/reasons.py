@@ -145,6 +145,16 @@ def keep_words(text: str, terms: Sequence[str] = (), spans: Sequence[tuple[int, 
     return Keep(frozenset(names - {"i"}), frozenset(numbers), frozenset(subject), frozenset(people))
 
 
+_KEPT_TOKEN = re.compile(r"[A-Za-zÀ-ÿ]+(?:'[A-Za-z]+)?|\d+(?:[.,:]\d+)*")
+
+
+def kept_of(sentence: str, keep: Keep) -> str:
+    """What a rewording of `sentence` keeps: its kept words (`keep`) and figures, in order, one space
+    apart. The guide scores a sentence reduced to this as the most its rewording can take off the meter."""
+    tokens = (m.group(0) for m in _KEPT_TOKEN.finditer(sentence))
+    return " ".join(t for t in tokens if t[0].isdigit() or t.lower() in keep)
+
+
 @dataclass(frozen=True)
 class TextFigures:
     """What a reason quotes about the whole text: its words and marks, and its sentences' lengths."""

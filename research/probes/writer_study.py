@@ -15,9 +15,9 @@ attackers judge the results against the originals.
     python research/probes/writer_study.py export STUDY OUT.json    the writers' texts and steps, to keep
 
 The writer's view (`show`) is built from the same reply the composer renders (native_host/guide/analysis.py):
-the meter's level in words, every sentence with its share of the give-away in words and percent and its
-reasons, which sentences were changed, and what the last change did to the meter, in the composer's
-words. It never shows a score, an author, a corpus or an attacker. Each author's meter is trained on that
+the meter's level in words, every sentence with its share of what rewording can take off the meter in
+words and percent, the three to reword first (the composer's numbers) and its reasons, which sentences
+were changed, and what the last change did to the meter, in the composer's words. It never shows a score, an author, a corpus or an attacker. Each author's meter is trained on that
 author's training chunks (as `fantasma profile add` would be given a user's writing), the population
 without the corpus; the test chunks are held out from both, as in `fantasma eval --profile`.
 State lives in STUDY/ (study.json, the writers' steps; surrogates.pkl, the meters), so anyone can repeat
@@ -138,8 +138,11 @@ def view(study: Path, chunk: dict[str, Any]) -> str:
     text = chunk["text"]
     for n, s in enumerate(report["sentences"], 1):
         mark = " [changed]" if _changed(chunk, text, s["start"], s["end"]) else ""
+        rank = f" [number {report['top'].index(n - 1) + 1} to reword]" if n - 1 in report["top"] else ""
         share = f"{_share_words(s['share'])} ({round(s['share'] * 100)}%)"
-        lines.append(f"{n}.{mark} {share}: {text[s['start'] : s['end']]}")
+        lines.append(f"{n}.{mark}{rank} {share}: {text[s['start'] : s['end']]}")
+        if s["enough"]:  # as the composer says it (extension/_locales/en: composerEnough)
+            lines.append("     - Reworded, this sentence alone could take the meter to its lowest level")
         for reason in s["reasons"]:
             lines.append(f"     - {reason}")
     return "\n".join(lines)

@@ -8,6 +8,7 @@ import pytest
 
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 from native_host.host.errors import ErrorCode
+from native_host.style import reasons
 from native_host.style.identify import FAMILIES
 from native_host.style.sentences import sentence_spans
 
@@ -58,23 +59,25 @@ def check_guide(reply: dict, text: str) -> None:
         "top",
     }
     assert [(s["start"], s["end"]) for s in reply["sentences"]] == sentence_spans(text)
-    positive = [s["weight"] for s in reply["sentences"] if s["weight"] > 0]
+    positive = [s["gain"] for s in reply["sentences"] if s["gain"] > 0]
     shares = [s["share"] for s in reply["sentences"]]
     if positive:
         assert sum(shares) == pytest.approx(1.0, abs=2e-3)
     for s in reply["sentences"]:
-        # the share of the give-away: of the sentences that feed the attackers, by weight
-        expected = max(0.0, s["weight"]) / sum(positive) if positive else 0.0
+        # the share of what rewording can take off the meter: of the sentences with a gain, by gain
+        expected = max(0.0, s["gain"]) / sum(positive) if positive else 0.0
         assert s["share"] == pytest.approx(expected, abs=1e-3)
         # the sentence's contribution is the mean of its families' (as the score is the families' mean)
         assert s["contribution"] == pytest.approx(sum(s["families"].values()) / 3, abs=1e-4)
+        # "enough": this sentence's gain alone takes the shown score below "possibly"
+        assert s["enough"] == (reply["level"] != "unlikely" and round(reply["score"] - s["gain"], 2) < 0.3), s
         for words in s["feeds"] + s["reasons"]:
             assert not any(code in words for code in CODES), words
-        if not s["weight"] > 0:
+        if not s["share"] > 0:
             assert s["reasons"] == []
     ranked = sorted(
-        (i for i, s in enumerate(reply["sentences"]) if s["weight"] > 0),
-        key=lambda i: -reply["sentences"][i]["weight"],
+        (i for i, s in enumerate(reply["sentences"]) if s["share"] > 0),
+        key=lambda i: -reply["sentences"][i]["gain"],
     )
     assert reply["top"] == ranked[:3]
 
@@ -104,6 +107,13 @@ def test_guide_scores_relate_to_the_score_and_the_writers_own_habits_rank_first(
     without = text[: top["start"]] + text[top["end"] :]
     rest = host.result("analyze", {"text": without})["identifiability"]["score"]
     assert top["contribution"] == pytest.approx(reply["score"] - rest, abs=2e-3)
+    # Its gain is the score minus the score of the text with the sentence reduced to the words the
+    # writer keeps (here the names "Union" and "States"): what rewording it can take off the meter.
+    kept = reasons.kept_of(STUFFED, reasons.keep_words(text))
+    assert "Union" in kept and "upon" not in kept, kept
+    reduced = text[: top["start"]] + kept + text[top["end"] :]
+    rest_kept = host.result("analyze", {"text": reduced})["identifiability"]["score"]
+    assert top["gain"] == pytest.approx(reply["score"] - rest_kept, abs=2e-3)
     assert top["share"] > 0.5 and top["reasons"], top
     assert any("upon" in r or "ought" in r for r in top["reasons"]), top["reasons"]
     # With the text as it was (`previous`), the changed sentence's reasons say what its new wording brought in.
