@@ -52,6 +52,7 @@ from native_host.style.sentences import sentence_spans
 TOP_SENTENCES = 3  # the sentences the guide names first
 MAX_REASONS = reasons.MAX_REASONS  # per sentence (style/reasons.py says them)
 MIN_REASON_SHARE = 0.005  # below this a sentence's share is shown as 0%: no reasons for it
+MIN_GAIN = 0.5 * 10**-linkability.DIGITS  # less than this cannot move the meter as shown: nothing to gain
 MIN_REASON_Z = 1e-3  # a word whose removal moves a family by less than this (in z) is no reason
 
 ATTACKER_WORDS = wording.ATTACKER_WORDS  # each family in words (no family code reaches a reply)
@@ -66,7 +67,7 @@ class SentenceScore:
     contribution: float  # score - score of the text without this sentence; may be < 0
     weight: float  # how much it feeds the attackers: each family's z change over its spread, summed
     gain: float  # score - score with the sentence reduced to the words the writer keeps; may be < 0
-    share: float  # max(gain, 0) / the sum of the positive gains (0 when none)
+    share: float  # gain / the sum of the gains of at least MIN_GAIN (0 below it)
     enough: bool  # its gain alone would take the meter to "unlikely" (never when the text is there)
     families: dict[str, float]  # per family: its probability - its probability without the sentence
     feeds: list[str]  # the families it adds to, most first, in words
@@ -208,13 +209,13 @@ def guide(
     # each family's z changes in units of their spread over this text's sentences: every attacker
     # family weighs the same in `weight`, whatever its scale or how saturated its figure is
     spread = {f: _spread([dz[f] for _, _, _, dz, _, _ in raw]) for f in zs}
-    positive = sum(max(0.0, gain) for *_, gain, _ in raw)
+    positive = sum(gain for *_, gain, _ in raw if gain >= MIN_GAIN)
     level = linkability.level(score)
     sentences = []
     for s, e, fam, dz, gain, parts in raw:
         scaled = {f: dz[f] / spread[f] for f in zs}
         fed = _fed(scaled)
-        share = max(0.0, gain) / positive if positive > 0 else 0.0
+        share = gain / positive if gain >= MIN_GAIN else 0.0
         sentences.append(
             SentenceScore(
                 start=s,

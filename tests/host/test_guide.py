@@ -59,13 +59,14 @@ def check_guide(reply: dict, text: str) -> None:
         "top",
     }
     assert [(s["start"], s["end"]) for s in reply["sentences"]] == sentence_spans(text)
-    positive = [s["gain"] for s in reply["sentences"] if s["gain"] > 0]
+    # a gain under half the meter's last shown digit cannot move it: no share
+    positive = [s["gain"] for s in reply["sentences"] if s["gain"] >= 0.005]
     shares = [s["share"] for s in reply["sentences"]]
     if positive:
         assert sum(shares) == pytest.approx(1.0, abs=2e-3)
     for s in reply["sentences"]:
         # the share of what rewording can take off the meter: of the sentences with a gain, by gain
-        expected = max(0.0, s["gain"]) / sum(positive) if positive else 0.0
+        expected = s["gain"] / sum(positive) if s["gain"] >= 0.005 else 0.0
         assert s["share"] == pytest.approx(expected, abs=1e-3)
         # the sentence's contribution is the mean of its families' (as the score is the families' mean)
         assert s["contribution"] == pytest.approx(sum(s["families"].values()) / 3, abs=1e-4)
