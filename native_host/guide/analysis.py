@@ -17,7 +17,7 @@ from counts deltas:
   0.41 / 0.38 / 0.24 by contribution, 0.49 / 0.38 / 0.26 by weight; docs/results.md);
 * its `gain` is what rewording it can take off the meter: `score - score of the text with the sentence
   reduced to what the writer keeps` (its names, number words, subject words and pronouns, in order;
-  style/reasons.py's `keep_words`). The writer studies' rewrites realised a median 97% of it (84% of
+  style/reasons.py's `keep_words`). The writer studies' rewrites realised a median 96% of it (84% of
   `contribution`, which also counts the kept words), and the sentence of most gain lowered the meter
   most (research/log/writer-study.md), so the guide ranks by it: a sentence that gives the writer away
   through what they must keep is no use to rewrite;
