@@ -21,8 +21,9 @@ from counts deltas:
   `contribution`, which also counts the kept words), and the sentence of most gain lowered the meter
   most (research/log/writer-study.md), so the guide ranks by it: a sentence that gives the writer away
   through what they must keep is no use to rewrite;
-* its `share` is max(gain, 0) over the sum of the positive gains: the shares of the sentences that
-  rewording can still take something off sum to 1; `top` names the (up to) 3 of most gain; `enough`
+* its `share` is its gain over the sum of the gains of at least `MIN_GAIN` (less cannot move the meter
+  as shown; such a sentence's share is 0): the shares of the sentences that rewording can still take
+  something off sum to 1; `top` names the (up to) 3 of most gain; `enough`
   marks a sentence whose gain alone would take the meter below "possibly";
 * its `reasons`: per family it feeds, the words and marks of the sentence whose removal lowers the family
   most (each token's own counts delta, scored like a sentence), said by style/reasons.py as style choices
