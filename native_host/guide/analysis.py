@@ -190,7 +190,7 @@ def guide(
     said = _Said(
         reasons.keep_words(text, terms, spans),
         reasons.text_figures(text, spans),
-        reasons.writers_figures(ident.population),
+        reasons.writers_figures(ident.population, ident.writers_like_you()),
     )
     raw: list[tuple[int, int, dict[str, float], dict[str, float], float, _SentenceParts]] = []
     for s, e in spans:

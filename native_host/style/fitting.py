@@ -296,7 +296,7 @@ def _profile_char3(
     fitted = _fit_contrasts(
         labels, _contrasts(labels, authors, rival_keys, near, whole, settings), fit, held_out, settings.tau
     )
-    return Char3Model(vocab, idf, fitted.w, fitted.b, fitted.cal, settings.tau, fitted.mix)
+    return Char3Model(vocab, idf, fitted.w, fitted.b, fitted.cal, settings.tau, fitted.mix, near)
 
 
 # A contrast's fit on some rows, from their targets (+1 you, -1 the other author) and class-balanced

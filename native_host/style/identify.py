@@ -144,6 +144,11 @@ class Identifiability:
         self.rivals = list(rivals)  # the rivals the profile contrasts you with (each has a contrast)
         self.samples = 0  # how many of your ~250-word sample chunks the profile trained on (0: typicality)
 
+    def writers_like_you(self) -> list[str]:
+        """The population authors nearest your samples (the char 3-gram contrasts' others), [] without
+        samples: what the guide's reasons compare your rates with."""
+        return list(getattr(self.models.get("char3"), "near", [])) if self.mode == "profile" else []
+
     @classmethod
     def load(
         cls,

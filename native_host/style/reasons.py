@@ -2,7 +2,7 @@
 
     keep_words(text, terms=()) -> Keep          what the writer must keep: names, numbers, the subject's words
     text_figures(text) -> TextFigures           the text's word and mark counts and sentence lengths
-    writers_figures(population) -> Writers      the same rates for writers in general
+    writers_figures(population, like_you) -> Writers   the same rates for writers in general or like you
     explain(ranked, fed, ...) -> list[str]      a sentence's reasons, from the surrogate's ranked tokens
 
 guide/analysis.py ranks, per attacker family a sentence feeds, the words and marks whose removal lowers that family
@@ -38,14 +38,20 @@ import bisect
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from native_host import wording
 from native_host.style import data
 from native_host.style.counting import PUNCTUATION, function_words, words
 from native_host.style.protect import protected_spans, term_spans
 from native_host.style.sentences import sentence_spans
+
+if TYPE_CHECKING:
+    from native_host.style.population import Population
 
 SUBJECT_ZIPF = 4.5  # a content word rarer than this (fewer than ~30 per million words) comes with its topic
 LOOK_AT = 8  # tokens of a family's ranking read for a reason (past these, removal moves the family little)
@@ -186,35 +192,57 @@ def text_figures(text: str, spans: Sequence[tuple[int, int]] | None = None) -> T
 
 @dataclass(frozen=True)
 class Writers:
-    """Writers in general: marks per 100 words (the mean over the population's chunks), their mean
-    sentence length (data/baseline.json), and a word's rate per 1,000 words (baseline, else wordfreq)."""
+    """Who a reason compares the text with, and their figures: marks per 100 words (the mean over their
+    chunks), their mean sentence length, and a word's rate per 1,000 words. Writers in general: the
+    population's chunks, data/baseline.json, else wordfreq. Writers like you (a profile): the population
+    authors the profile contrasts you with (`Identifiability.writers_like_you`), from their chunks' counts;
+    a word the population does not count falls back to writers in general."""
 
     marks: Mapping[str, float]
     mean_sentence: float
+    who: str = wording.WRITERS
+    rates: Mapping[str, float] = field(default_factory=dict)
 
     def word_rate(self, word: str) -> float:
+        rate = self.rates.get(word)
+        if rate is not None:
+            return rate
         row = data.json_table("baseline.json")["stats"]["function_words"].get(word)
         return float(row["per_1k"]) if row else data.frequency(word) * 1000.0
 
 
-_writers: dict[str, Writers] = {}
+_writers: dict[tuple[str, tuple[str, ...]], Writers] = {}
+_ENDS = [PUNCTUATION.index(m) for m in ".!?"]
 
 
-def writers_figures(population: object | None) -> Writers:
-    """`population` (style/population.py's Population) or None (then only the baseline's figures)."""
-    digest = str(getattr(population, "digest", ""))
-    found = _writers.get(digest)
+def writers_figures(population: Population | None, like_you: Sequence[str] = ()) -> Writers:
+    """`population` or None (then only the baseline's figures); `like_you`: population authors to
+    compare with instead of everyone (a profile's nearest)."""
+    key = (population.digest if population is not None else "", tuple(like_you))
+    found = _writers.get(key)
     if found is not None:
         return found
-    marks: dict[str, float] = {}
-    n_words = getattr(population, "n_words", None)
-    punct = getattr(population, "punct", None)
-    if n_words is not None and punct is not None and len(n_words):
-        per = punct / n_words.clip(min=1)[:, None] * 100.0
-        marks = {p: float(per[:, i].mean()) for i, p in enumerate(PUNCTUATION)}
     mean = float(data.json_table("baseline.json")["stats"]["sentence_length"]["mean"])
-    made = Writers(marks, mean)
-    _writers[digest] = made
+    made = Writers({}, mean)
+    if population is not None and len(population.n_words):
+        rows = np.isin(population.authors, list(like_you))
+        if rows.any():
+            n, p = population.n_words[rows], population.punct[rows]
+            counts = population.word_counts[rows].sum(axis=0)
+            made = Writers(
+                {m: float((p[:, i] / n.clip(min=1) * 100.0).mean()) for i, m in enumerate(PUNCTUATION)},
+                # words per sentence end, per chunk: over all chunks this is the baseline's 22.7
+                float((n / p[:, _ENDS].sum(axis=1).clip(min=1)).mean()),
+                wording.WRITERS_LIKE_YOU,
+                {
+                    w: float(c) / max(1.0, float(n.sum())) * 1000.0
+                    for w, c in zip(population.word_vocab, counts, strict=True)
+                },
+            )
+        else:
+            per = population.punct / population.n_words.clip(min=1)[:, None] * 100.0
+            made = Writers({m: float(per[:, i].mean()) for i, m in enumerate(PUNCTUATION)}, mean)
+    _writers[key] = made
     return made
 
 
@@ -281,7 +309,7 @@ def _word_reason(
     return wording.REASON_WORD.format(
         word=word,
         times=times,
-        writers=wording.WRITERS,
+        writers=writers.who,
         yours=_rate(yours),
         theirs=_rate(theirs),
         instead=instead,
@@ -293,13 +321,13 @@ def _mark_reason(mark: str, sentence_words: int, figures: TextFigures, writers: 
         if 0 < figures.mean_sentence < writers.mean_sentence:
             return wording.REASON_SHORT.format(
                 yours=f"{figures.mean_sentence:.0f}",
-                writers=wording.WRITERS,
+                writers=writers.who,
                 theirs=f"{writers.mean_sentence:.0f}",
             )
         return None
     if mark == "," and sentence_words > LONG_SENTENCE * writers.mean_sentence:
         return wording.REASON_LONG.format(
-            yours=sentence_words, writers=wording.WRITERS, theirs=f"{writers.mean_sentence:.0f}"
+            yours=sentence_words, writers=writers.who, theirs=f"{writers.mean_sentence:.0f}"
         )
     theirs = writers.marks.get(mark)
     if theirs is None or not figures.n_words:
@@ -311,7 +339,7 @@ def _mark_reason(mark: str, sentence_words: int, figures: TextFigures, writers: 
         marks=wording.MARK_WORDS.get(mark, mark),
         yours=_rate(yours),
         theirs=_rate(theirs),
-        writers=wording.WRITERS,
+        writers=writers.who,
     )
 
 

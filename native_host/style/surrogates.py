@@ -126,9 +126,11 @@ class Char3Model:
         cal: Calibration,
         tau: float = 1.0,
         mix: Mix | None = None,
+        near: Sequence[str] = (),
     ):
         self.index = {g: i for i, g in enumerate(vocab)}
         self.idf, self.cal, self.tau, self.mix = idf, cal, tau, mix
+        self.near = list(near)  # the population authors contrasted with you (the guide's "writers like you")
         self.w = w.reshape(len(vocab), -1)  # vocab x contrasts
         self.b = np.broadcast_to(np.asarray(b, dtype=np.float64), (self.w.shape[1],)).copy()
 

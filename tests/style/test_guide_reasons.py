@@ -324,3 +324,40 @@ def test_a_rate_not_clearly_higher_than_other_writers_or_shown_the_same_is_no_re
     assert said(80) == [
         "commas: 8.0 per 100 words in this text against 5.0 for writers in general; use fewer"
     ]
+
+
+def test_with_samples_reasons_compare_with_the_writers_the_profile_contrasts_you_with() -> None:
+    """Issue 43: "a punctuation habit with its rate against writers like them"; with samples the rates
+    are the population authors nearest the writer's samples (those the profile tells them from)."""
+    import numpy as np
+
+    from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+    from native_host.guide.analysis import guide
+    from native_host.style.identify import Identifiability
+
+    split = split_corpus(find_corpus("federalist", load_manifest()), 3, 4, 30)
+    ident = Identifiability.from_texts(
+        [c.text for c in split.train if c.author == "Hamilton"], exclude_corpora=(split.corpus,)
+    )
+    pop = ident.population
+    assert pop is not None
+    near = ident.writers_like_you()
+    assert 0 < len(near) < len(set(pop.authors)) and not any(a.startswith(split.corpus) for a in near)
+    like, general = reasons.writers_figures(pop, near), reasons.writers_figures(pop)
+    assert (like.who, general.who) == (wording.WRITERS_LIKE_YOU, wording.WRITERS)
+    rows = np.isin(pop.authors, near)
+    upon = pop.word_vocab.index("upon")
+    assert like.word_rate("upon") == pytest.approx(
+        pop.word_counts[rows, upon].sum() / pop.n_words[rows].sum() * 1000
+    )
+    semicolons = pop.punct[rows, reasons.PUNCTUATION.index(";")] / pop.n_words[rows] * 100
+    assert like.marks[";"] == pytest.approx(semicolons.mean())
+    assert like.word_rate("upon") != pytest.approx(general.word_rate("upon"), rel=0.05)
+    said = [r for t in [c.text for c in split.test] for s in guide(ident, t).sentences for r in s.reasons]
+    assert any(wording.WRITERS_LIKE_YOU in r for r in said) and not any(wording.WRITERS in r for r in said), (
+        said
+    )
+    typical = Identifiability.load(None, exclude_corpora=(split.corpus,))
+    assert typical.writers_like_you() == []
+    said = [r for t in [c.text for c in split.test] for s in guide(typical, t).sentences for r in s.reasons]
+    assert any(wording.WRITERS in r for r in said) and not any(wording.WRITERS_LIKE_YOU in r for r in said)
