@@ -1,7 +1,7 @@
 // The private composer: an extension page, so the site cannot read what is typed here (many sites keep
 // drafts or read keystrokes as they arrive). It is also the guide (PROTOCOL.md `guide`): while the writer
 // types, a meter says how likely the text is to be linked to them, each sentence is shaded by its share
-// of what rewording can take off the meter, the three with most are named with their reasons, and a sentence offers
+// of the give-away, the three that give most away are named with their reasons, and a sentence offers
 // up to three alternatives (`guide.alternatives`) with their effect on the meter. Insert puts the text
 // in the box, as it then stands, into the field the composer was opened for; nothing else (no meter, no
 // score) ever goes to the page.
@@ -287,16 +287,16 @@ function renderSentences(text, sentences, top) {
 }
 
 /**
- * Every sentence, most to gain first (the guide's `top` leads, then the rest by what rewording each can
- * take off the meter): the sentence, its share, whether the writer changed it, whether rewording it alone
- * could reach the lowest level, its reasons and what it feeds. Sentences that give nothing
+ * Every sentence, most give-away first (the guide's `top` leads, then the rest by weight): the sentence,
+ * its share, whether the writer changed it, whether rewording it alone could reach the lowest level
+ * (`enough`), its reasons and what it feeds. Sentences that give nothing
  * away come last, so the writer can still see what to do once the first ones are rewritten.
  */
 function renderTop(text, sentences, top) {
   const rest = sentences
     .map((_, index) => index)
     .filter((index) => !top.includes(index))
-    .sort((a, b) => (sentences[b].gain ?? 0) - (sentences[a].gain ?? 0));
+    .sort((a, b) => (sentences[b].weight ?? 0) - (sentences[a].weight ?? 0));
   const order = [...top, ...rest];
   $("top-none").hidden = top.length > 0;
   $("top").replaceChildren(

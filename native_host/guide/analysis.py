@@ -15,16 +15,13 @@ from counts deltas:
   attacker still reads the sentence; in z and per spread each family counts alike, as each attacker
   has to lose the writer (eval --guide: Spearman with the attackers' leave-one-sentence-out drops
   0.41 / 0.38 / 0.24 by contribution, 0.49 / 0.38 / 0.26 by weight; docs/results.md);
+* its `share` is max(weight, 0) over the sum of the positive weights: the shares of the sentences
+  that give the writer away sum to 1; `top` names the (up to) 3 of most weight;
 * its `gain` is what rewording it can take off the meter: `score - score of the text with the sentence
-  reduced to what the writer keeps` (its names, number words, subject words and pronouns, in order;
-  style/reasons.py's `keep_words`). The writer studies' rewrites realised a median 96% of it (84% of
-  `contribution`, which also counts the kept words), and the sentence of most gain lowered the meter
-  most (research/log/writer-study.md), so the guide ranks by it: a sentence that gives the writer away
-  through what they must keep is no use to rewrite;
-* its `share` is its gain over the sum of the gains of at least `MIN_GAIN` (less cannot move the meter
-  as shown; such a sentence's share is 0): the shares of the sentences that rewording can still take
-  something off sum to 1; `top` names the (up to) 3 of most gain; `enough`
-  marks a sentence whose gain alone would take the meter below "possibly";
+  reduced to what the writer keeps` (its names, number words, subject words, pronouns and figures, in
+  order; style/reasons.py's `kept_of`); `enough` marks a sentence whose gain alone would take the meter
+  to "unlikely" (right 17 times of 24 in writer-study run 6, research/log/writer-study.md). Ranking by
+  gain was tried and lowered the meter less per edit than ranking by weight (run 6; docs/decisions.md);
 * its `reasons`: per family it feeds, the words and marks of the sentence whose removal lowers the family
   most (each token's own counts delta, scored like a sentence), said by style/reasons.py as style choices
   a writer can act on, never a name, a number or a word of the subject (issue 43).
@@ -53,8 +50,8 @@ from native_host.style.sentences import sentence_spans
 TOP_SENTENCES = 3  # the sentences the guide names first
 MAX_REASONS = reasons.MAX_REASONS  # per sentence (style/reasons.py says them)
 MIN_REASON_SHARE = 0.005  # below this a sentence's share is shown as 0%: no reasons for it
-MIN_GAIN = 0.5 * 10**-linkability.DIGITS  # less than this cannot move the meter as shown: nothing to gain
 MIN_REASON_Z = 1e-3  # a word whose removal moves a family by less than this (in z) is no reason
+SUBJECT_SHARE = 0.1  # "mostly the subject itself" only under a sentence shown as giving little away
 
 ATTACKER_WORDS = wording.ATTACKER_WORDS  # each family in words (no family code reaches a reply)
 _WORD = re.compile(r"[a-zà-ÿ]+(?:'[a-z]+)?")
@@ -67,8 +64,8 @@ class SentenceScore:
     end: int
     contribution: float  # score - score of the text without this sentence; may be < 0
     weight: float  # how much it feeds the attackers: each family's z change over its spread, summed
+    share: float  # max(weight, 0) / the sum of the positive weights (0 when none)
     gain: float  # score - score with the sentence reduced to the words the writer keeps; may be < 0
-    share: float  # gain / the sum of the gains of at least MIN_GAIN (0 below it)
     enough: bool  # its gain alone would take the meter to "unlikely" (never when the text is there)
     families: dict[str, float]  # per family: its probability - its probability without the sentence
     feeds: list[str]  # the families it adds to, most first, in words
@@ -80,8 +77,8 @@ class SentenceScore:
             "end": self.end,
             "contribution": round(self.contribution, 5),
             "weight": round(self.weight, 4),
-            "gain": round(self.gain, 5),
             "share": round(self.share, 4),
+            "gain": round(self.gain, 5),
             "enough": self.enough,
             "families": {f: round(v, 5) for f, v in self.families.items()},
             "feeds": list(self.feeds),
@@ -99,7 +96,7 @@ class GuideReport:
     message: str  # why the mode is what it is, when not what was asked for
     families: dict[str, float]
     sentences: list[SentenceScore]
-    top: list[int]  # indices into `sentences`: the (up to) TOP_SENTENCES of most gain, most first
+    top: list[int]  # indices into `sentences`: the (up to) TOP_SENTENCES of most weight, most first
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -208,23 +205,23 @@ def guide(
             )
         )
     # each family's z changes in units of their spread over this text's sentences: every attacker
-    # family weighs the same in `weight`, whatever its scale or how saturated its figure is
+    # family weighs the same in the ranking, whatever its scale or how saturated its figure is
     spread = {f: _spread([dz[f] for _, _, _, dz, _, _ in raw]) for f in zs}
-    positive = sum(gain for *_, gain, _ in raw if gain >= MIN_GAIN)
+    weights = [sum(dz[f] / spread[f] for f in zs) for _, _, _, dz, _, _ in raw]
+    positive = sum(max(0.0, w) for w in weights)
     level = linkability.level(score)
     sentences = []
-    for s, e, fam, dz, gain, parts in raw:
-        scaled = {f: dz[f] / spread[f] for f in zs}
-        fed = _fed(scaled)
-        share = gain / positive if gain >= MIN_GAIN else 0.0
+    for (s, e, fam, dz, gain, parts), weight in zip(raw, weights, strict=True):
+        fed = _fed({f: dz[f] / spread[f] for f in zs})
+        share = max(0.0, weight) / positive if positive > 0 else 0.0
         sentences.append(
             SentenceScore(
                 start=s,
                 end=e,
                 contribution=sum(fam.values()) / len(fam),
-                weight=sum(scaled.values()),
-                gain=gain,
+                weight=weight,
                 share=share,
+                gain=gain,
                 enough=level != "unlikely" and linkability.level(score - gain) == "unlikely",
                 families=fam,
                 feeds=[ATTACKER_WORDS[f] for f in fed],
@@ -237,12 +234,13 @@ def guide(
                     said,
                     previous,
                     swap_lowers(state, score, s, e),
+                    gain < sum(fam.values()) / len(fam) / 2 and share < SUBJECT_SHARE,
                 )
                 if share >= MIN_REASON_SHARE  # a sentence shown as "0%" gets no reasons to act on
                 else [],
             )
         )
-    ranked = sorted((i for i, x in enumerate(sentences) if x.share > 0), key=lambda i: -sentences[i].gain)
+    ranked = sorted((i for i, x in enumerate(sentences) if x.weight > 0), key=lambda i: -sentences[i].weight)
     return GuideReport(
         score=score,
         level=level,
@@ -351,11 +349,14 @@ def _said(
     said: _Said,
     previous: str | None,
     swap: reasons.SwapCheck,
+    subject_left: bool,
 ) -> list[str]:
     """The sentence's reasons in words (style/reasons.py), from its cached ranking and this text's figures."""
     sentence = text[s:e]
     new = reasons.brought_in(sentence, previous)
-    return reasons.explain(ranked, fed, sentence, said.keep, said.figures, said.writers, new, swap)
+    return reasons.explain(
+        ranked, fed, sentence, said.keep, said.figures, said.writers, new, swap, subject_left
+    )
 
 
 def swap_lowers(state: TextState, score: float, start: int, end: int) -> reasons.SwapCheck:

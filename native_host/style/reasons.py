@@ -317,8 +317,8 @@ def _word_reason(
 
 
 def _mark_reason(mark: str, sentence_words: int, figures: TextFigures, writers: Writers) -> str | None:
-    if mark == ".":  # full stops are sentence length
-        if 0 < figures.mean_sentence < writers.mean_sentence:
+    if mark == ".":  # full stops are sentence length: "join some" only under a short sentence
+        if 0 < figures.mean_sentence < writers.mean_sentence and sentence_words < writers.mean_sentence:
             return wording.REASON_SHORT.format(
                 yours=f"{figures.mean_sentence:.0f}",
                 writers=writers.who,
@@ -352,11 +352,16 @@ def explain(
     writers: Writers,
     brought_in: Iterable[str] = (),
     swap_lowers: SwapCheck | None = None,
+    subject_left: bool = True,
 ) -> list[str]:
     """Up to MAX_REASONS reasons for one sentence: per family it feeds (most first), its ranked tokens
     (most give-away first; marks only for the punctuation-and-small-words family) read as style choices.
     `brought_in`: tokens the sentence's new wording added (then those are said first, as new);
-    `swap_lowers`: whether swapping a word in this sentence for what else people write lowers the meter."""
+    `swap_lowers`: whether swapping a word in this sentence for what else people write lowers the meter;
+    `subject_left`: whether what the words the writer keeps give away is most of what is left of the
+    sentence after a rewording (the guide: its gain is under half its contribution and it gives little
+    away to rewording). Only then is "mostly the subject itself" said: under a sentence the guide names
+    to reword it read as a contradiction (writer study run 6)."""
     new = frozenset(brought_in)
     sentence_words = _word_counts(sentence)
     # the longest run between sentence ends inside it: a quotation of five short sentences is one
@@ -396,7 +401,7 @@ def explain(
             break
     if quoted and wording.REASON_QUOTED not in out and len(out) < MAX_REASONS:
         out.append(wording.REASON_QUOTED)
-    if subject and len(out) < MAX_REASONS:
+    if subject and subject_left and len(out) < MAX_REASONS:
         out.append(wording.REASON_SUBJECT)
     return out[:MAX_REASONS]
 

@@ -8,7 +8,8 @@ the study used (rebuilt: the same split of the same corpus, each author's traini
 the meter's drop of each edit with the edited sentence's figures before it (for an edit of sentences N
 to M, the span's): `contribution` (the score minus the score without it), its share by `weight`, and
 `gain` (the score minus the score with it reduced to the words the writer keeps). Prints Spearman's rho of each with the drops, the
-median drop over contribution and over gain, and the mean drop by the edited sentence's rank by gain.
+median drop over contribution and over gain, the mean drop by the edited sentence's rank by gain, and how
+often an edit of a sentence marked `enough` reached "unlikely".
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def main() -> None:
         a: Identifiability.from_texts(training_texts(split, a), exclude_corpora=(split.corpus,))
         for a in split.authors
     }
-    rows = []  # drop, contribution, weight share, gain, rank by gain
+    rows = []  # drop, contribution, weight share, gain, rank by gain, marked enough, reached "unlikely"
     for run in runs:
         for chunk in run["chunks"]:
             ident, text = meters[chunk["author"]], chunk["original"]
@@ -79,6 +80,8 @@ def main() -> None:
                         else 0.0,
                         report.score - score_of(state.zs_with(state.delta(start, end, kept))),
                         min((by_gain.index(k) for k in inside), default=len(by_gain)),
+                        any(report.sentences[k].enough for k in inside),
+                        step["level_after"] == "unlikely",
                     )
                 )
                 text = text.replace(step["from"], step["to"], 1)
@@ -95,6 +98,12 @@ def main() -> None:
             f"{rank + 1}{'st' if rank == 0 else 'nd' if rank == 1 else 'rd' if rank == 2 else 'th or later'}"
         )
         print(f"  edits of the sentence {label} by gain: {int(sel.sum())}, mean drop {a[sel, 0].mean():.3f}")
+    enough = a[:, 5] > 0
+    print(
+        f"  edits of a sentence marked 'enough' (its gain alone reaches \"unlikely\"): {int(enough.sum())}, "
+        f"reached it: {int(a[enough, 6].sum())}; edits of other sentences that reached it: "
+        f"{int(a[~enough, 6].sum())} of {int((~enough).sum())}"
+    )
 
 
 if __name__ == "__main__":

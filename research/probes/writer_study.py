@@ -15,9 +15,10 @@ attackers judge the results against the originals.
     python research/probes/writer_study.py export STUDY OUT.json    the writers' texts and steps, to keep
 
 The writer's view (`show`) is built from the same reply the composer renders (native_host/guide/analysis.py):
-the meter's level in words, every sentence with its share of what rewording can take off the meter in
-words and percent, the three to reword first (the composer's numbers) and its reasons, which sentences
-were changed, and what the last change did to the meter, in the composer's words. It never shows a score, an author, a corpus or an attacker. Each author's meter is trained on that
+the meter's level in words, every sentence with its share of the give-away in words and percent, the
+three to reword first (the composer's numbers), whether rewording it alone could reach the lowest level,
+and its reasons, which sentences were changed, and what the last change did to the meter, in the
+composer's words. It never shows a score, an author, a corpus or an attacker. Each author's meter is trained on that
 author's training chunks (as `fantasma profile add` would be given a user's writing), the population
 without the corpus; the test chunks are held out from both, as in `fantasma eval --profile`.
 State lives in STUDY/ (study.json, the writers' steps; surrogates.pkl, the meters), so anyone can repeat

@@ -1,15 +1,14 @@
-"""What the guide ranks by (native_host/guide/analysis.py `gain`): what rewording a sentence can take off
-the meter, i.e. the score minus the score of the text with the sentence reduced to the words the writer
-keeps. In the writer studies rewrites realised about all of it, and the sentence of most gain lowered the
-meter most; a sentence that gives the writer away through the names and subject they keep is no use to
-rewrite."""
+"""A sentence's `gain` (native_host/guide/analysis.py): what rewording it can take off the meter, i.e. the
+score minus the score of the text with the sentence reduced to the words the writer keeps; `enough`
+where that alone reaches "unlikely"; and "mostly the subject itself" only where a rewording gains little."""
 
 from __future__ import annotations
 
 import pytest
 
+from native_host import wording
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
-from native_host.guide.analysis import MIN_GAIN, guide
+from native_host.guide.analysis import SUBJECT_SHARE, guide
 from native_host.style import linkability, reasons
 from native_host.style.identify import Identifiability
 
@@ -46,15 +45,6 @@ def test_gain_is_the_score_minus_the_score_of_the_sentence_reduced_to_what_is_ke
             unlikely = linkability.level(report.score - s.gain) == "unlikely"
             assert s.enough == (report.level != "unlikely" and unlikely)
             seen += 1
-        # the ranking: the sentences of most gain (of at least MIN_GAIN), most first; shares by gain
-        ranked = sorted(
-            (i for i, s in enumerate(report.sentences) if s.gain >= MIN_GAIN),
-            key=lambda i: -report.sentences[i].gain,
-        )
-        assert report.top == ranked[:3]
-        total = sum(report.sentences[i].gain for i in ranked)
-        for i, s in enumerate(report.sentences):
-            assert s.share == pytest.approx(s.gain / total if i in ranked else 0.0, abs=1e-9)
     assert seen > 20
 
 
@@ -64,12 +54,33 @@ def test_a_sentence_that_gives_you_away_only_through_what_you_keep_has_nothing_t
     ident, texts = hamilton
     text = texts[0]
     report = guide(ident, text)
-    best = report.sentences[report.top[0]]
+    best = max(report.sentences, key=lambda s: s.gain)
     keep = reasons.keep_words(text)
     bare = reasons.kept_of(text[best.start : best.end], keep) + "."  # still a sentence of its own
     stripped = text[: best.start] + bare + text[best.end :]
     again = guide(ident, stripped)
     same = next(s for s in again.sentences if s.start == best.start)
     assert stripped[same.start : same.end] == bare
-    assert best.gain >= MIN_GAIN
-    assert abs(same.gain) < MIN_GAIN and same.share == 0.0, (same, bare)
+    assert best.gain >= 0.005  # a sentence's give-away the meter shows (two decimals)
+    assert abs(same.gain) < 0.005, (same, bare)
+
+
+def test_the_subject_is_said_to_be_what_is_left_only_where_rewording_gains_little() -> None:
+    """'mostly the subject itself … rewording will not hide that' never under a sentence the guide names
+    to reword: only where its gain is under half its contribution and its share is small. A sailor's
+    memoir (AAAC problem C, the writer study's first author), full of ships and their names."""
+    split = split_corpus(find_corpus("aaac_problem_c", load_manifest()), 5, 6, 30, held_out="documents")
+    author = split.authors[0]
+    ident = Identifiability.from_texts(
+        [c.text for c in split.train if c.author == author], exclude_corpora=(split.corpus,)
+    )
+    texts = [c.text for c in split.test if c.author == author]
+    said = 0
+    for text in texts:
+        report = guide(ident, text)
+        for i, s in enumerate(report.sentences):
+            if wording.REASON_SUBJECT in s.reasons:
+                said += 1
+                assert i not in report.top or s.share < SUBJECT_SHARE, s
+                assert s.gain < s.contribution / 2 and s.share < SUBJECT_SHARE, s
+    assert said, "no sentence of these texts is mostly its subject: the check read nothing"

@@ -59,14 +59,13 @@ def check_guide(reply: dict, text: str) -> None:
         "top",
     }
     assert [(s["start"], s["end"]) for s in reply["sentences"]] == sentence_spans(text)
-    # a gain under half the meter's last shown digit cannot move it: no share
-    positive = [s["gain"] for s in reply["sentences"] if s["gain"] >= 0.005]
+    positive = [s["weight"] for s in reply["sentences"] if s["weight"] > 0]
     shares = [s["share"] for s in reply["sentences"]]
     if positive:
         assert sum(shares) == pytest.approx(1.0, abs=2e-3)
     for s in reply["sentences"]:
-        # the share of what rewording can take off the meter: of the sentences with a gain, by gain
-        expected = s["gain"] / sum(positive) if s["gain"] >= 0.005 else 0.0
+        # the share of the give-away: of the sentences that feed the attackers, by weight
+        expected = max(0.0, s["weight"]) / sum(positive) if positive else 0.0
         assert s["share"] == pytest.approx(expected, abs=1e-3)
         # the sentence's contribution is the mean of its families' (as the score is the families' mean)
         assert s["contribution"] == pytest.approx(sum(s["families"].values()) / 3, abs=1e-4)
@@ -74,11 +73,11 @@ def check_guide(reply: dict, text: str) -> None:
         assert s["enough"] == (reply["level"] != "unlikely" and round(reply["score"] - s["gain"], 2) < 0.3), s
         for words in s["feeds"] + s["reasons"]:
             assert not any(code in words for code in CODES), words
-        if not s["share"] > 0:
+        if not s["weight"] > 0:
             assert s["reasons"] == []
     ranked = sorted(
-        (i for i, s in enumerate(reply["sentences"]) if s["share"] > 0),
-        key=lambda i: -reply["sentences"][i]["gain"],
+        (i for i, s in enumerate(reply["sentences"]) if s["weight"] > 0),
+        key=lambda i: -reply["sentences"][i]["weight"],
     )
     assert reply["top"] == ranked[:3]
 

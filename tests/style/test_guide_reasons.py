@@ -72,6 +72,17 @@ def test_when_the_subject_is_what_gives_the_writer_away_the_reason_says_so() -> 
         {"delta": ["oil", "gas", "petroleum", "priced"]}, ["delta"], OIL, keep, text_figures(OIL), WRITERS
     )
     assert said == [wording.REASON_SUBJECT]
+    # where a rewording can still take most of it off (the guide's gain), the subject is not what is left
+    said = explain(
+        {"delta": ["oil", "gas", "petroleum", "priced"]},
+        ["delta"],
+        OIL,
+        keep,
+        text_figures(OIL),
+        WRITERS,
+        subject_left=False,
+    )
+    assert said == []
 
 
 def test_full_stops_become_sentence_length_and_commas_in_a_long_sentence_split_it() -> None:
@@ -85,6 +96,14 @@ def test_full_stops_become_sentence_length_and_commas_in_a_long_sentence_split_i
         WRITERS,
     )
     assert said and said[0].startswith("short sentences: yours run 3 words") and "average 23" in said[0], said
+    # "join some" is never said under a sentence that is not short itself (beside "split it" it read as
+    # a contradiction in the writer study)
+    longer = short + " " + " ".join(["and then we walked along the old road"] * 4) + "."
+    last = longer[len(short) + 1 :]
+    said = explain(
+        {"function_words": ["."]}, ["function_words"], last, keep_words(longer), text_figures(longer), WRITERS
+    )
+    assert not any(r.startswith("short sentences") for r in said), said
     long = "As it happens, " + ", ".join(["the road, the field and the house"] * 8) + "."
     said = explain(
         {"function_words": [","]}, ["function_words"], long, keep_words(long), text_figures(long), WRITERS
@@ -258,7 +277,9 @@ def test_no_reason_over_the_eval_chunks_names_what_the_writer_keeps_or_is_only_l
     from native_host.style.identify import Identifiability
 
     idents = {s.corpus: Identifiability.load(None, exclude_corpora=(s.corpus,)) for s in eval_chunks}
-    assert _check_reasons(lambda split, chunk: idents[split.corpus], eval_chunks) > 100
+    assert (
+        _check_reasons(lambda split, chunk: idents[split.corpus], eval_chunks) > 80
+    )  # reasons read (97 at 68cd0ae+; "join some" only under a short sentence)
 
 
 def test_no_reason_names_what_the_writer_keeps_with_each_authors_profile(eval_chunks) -> None:
