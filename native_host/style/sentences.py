@@ -13,6 +13,7 @@ whitespace or the end of the text, except:
   data/abbreviations.txt), one before a number ("No. 5", "p. 12") or a single initial ("J. Smith");
 * after an abbreviation that may end one ("U.S.", "etc.", "a.m.", "Inc."), unless the next word starts
   a sentence (a capital word that is a common sentence opener: "The", "It", "But" …);
+* after a unit that follows a figure ("24 lb.", "6 in.") when the next word is lowercase;
 * after an ellipsis, or marks closed by a quote, when the next word is lowercase ("Why?" she asked;
   "It is late." he said; "and then… nothing");
 * inside an open double quotation (“…” or "…") that opened in this sentence, up to MAX_QUOTE characters
@@ -38,13 +39,21 @@ _NEXT_WORD = re.compile(r"\s*(?:[\"'“‘(\[«]\s*)*([^\s\"'“‘(\[«]*)")
 _INITIAL = re.compile(r"^[A-Z]\.$")
 _LIST_NUMBER = re.compile(r"^(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 _CLOSERS = "\"'”’)]»"
+_NUMBER_BEFORE = re.compile(r"\d\s*$")  # a figure right before a unit ("24 lb.")
 
 
 @cache
-def _abbreviations() -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
-    """(never end a sentence, none before a number, may end one, words that open one), lowercase."""
+def _abbreviations() -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    """(never end a sentence, none before a number, may end one, words that open one, units after a
+    number), lowercase."""
     text = resources.files("native_host.style").joinpath("data/abbreviations.txt").read_text(encoding="utf-8")
-    groups: dict[str, set[str]] = {"never": set(), "number": set(), "may": set(), "openers": set()}
+    groups: dict[str, set[str]] = {
+        "never": set(),
+        "number": set(),
+        "may": set(),
+        "openers": set(),
+        "unit": set(),
+    }
     current = "never"
     for line in text.splitlines():
         line = line.strip()
@@ -54,7 +63,7 @@ def _abbreviations() -> tuple[frozenset[str], frozenset[str], frozenset[str], fr
             current = line[1:-1]
             continue
         groups[current].update(w.lower() for w in line.split())
-    return tuple(frozenset(groups[k]) for k in ("never", "number", "may", "openers"))  # type: ignore[return-value]
+    return tuple(frozenset(groups[k]) for k in ("never", "number", "may", "openers", "unit"))  # type: ignore[return-value]
 
 
 def never_ends(token: str) -> bool:
@@ -116,12 +125,18 @@ def _last_token(text: str, start: int, end: int) -> str | None:
 
 def _period_ends(token: str, start: int, text: str, mark: int, word: str) -> bool:
     """Whether the "." closing `token` (its last character) ends the sentence before `word`."""
-    never, number, may, openers = _abbreviations()
+    never, number, may, openers, unit = _abbreviations()
     bare = token.lstrip("\"'“‘([«")
     if bare.lower() in never or _INITIAL.match(bare):
         return False
     if bare.lower() in number and word[0].isdigit():
         return False
+    if (
+        bare.lower() in unit
+        and word[0].islower()
+        and _NUMBER_BEFORE.search(text, start, mark + 1 - len(token))
+    ):
+        return False  # "sixteen 24 lb. carronades"
     if _LIST_NUMBER.match(bare) and not text[start : mark + 1 - len(token)].strip():
         return False  # "1. First item" / "a) ..." at the start of a line
     if bare.lower() in may or (bare.count(".") >= 2 and len(bare) <= 8):  # "U.S.", "a.m.", "e.V."

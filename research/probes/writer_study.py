@@ -255,7 +255,10 @@ def use(study: Path, cid: str, number: int, k: int) -> None:
     chunk = _chunk(state, cid)
     offered = chunk.get("offered") or {}
     if offered.get("sentence") != number or offered.get("text") != chunk["text"]:
-        raise SystemExit("ask for the alternatives of that sentence first (the text has changed since)")
+        raise SystemExit(
+            f"Nothing was changed: ask for the alternatives of sentence {number} first"
+            " (the last ones offered were for another sentence or another text)."
+        )
     texts = offered["alternatives"]
     if not 1 <= k <= len(texts):
         raise SystemExit(f"alternative {k}: there are {len(texts)}")
@@ -475,4 +478,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except SystemExit as refused:
+        # a refusal ("ask for the alternatives of that sentence first") is what the writer reads: on
+        # stdout, as the composer shows it; a study's wrapper may silence stderr (run 6: `use` "silently
+        # did nothing")
+        if isinstance(refused.code, str):
+            print(refused.code)
+            sys.exit(1)
+        raise
