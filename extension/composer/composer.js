@@ -67,7 +67,10 @@ function meterSentence(levelWords) {
 }
 
 /** How much a sentence gives away, in words first (the share is a part of the text's give-away). */
-function shareWords(share) {
+function shareWords(share, level) {
+  // At "unlikely" the whole text gives little away: a sentence's share is a part of that little (the writer
+  // study: "reached unlikely while one sentence still said 'gives a lot away'").
+  if (level === "unlikely") return t(share > 0 ? "composerShareLittle" : "composerShareNothing");
   if (share >= 0.25) return t("composerShareLot");
   if (share >= 0.1) return t("composerShareSome");
   return t(share > 0 ? "composerShareLittle" : "composerShareNothing");
@@ -252,7 +255,8 @@ function sentenceLabel(text, sentence, index, rank) {
   const ranked = rank >= 0 ? t("composerRanked", rank + 1) : "";
   const said = excerpt(text.slice(sentence.start, sentence.end));
   const why = [sentence.enough ? t("composerEnough") : "", reasons].filter(Boolean).join(". ");
-  return t("composerSentenceLabel", index + 1, ranked, shareWords(sentence.share), percent(sentence.share), why ? `. ${why}` : "", said);
+  const words = shareWords(sentence.share, guided?.report?.level);
+  return t("composerSentenceLabel", index + 1, ranked, words, percent(sentence.share), why ? `. ${why}` : "", said);
 }
 
 /** The guided text, each sentence a focusable span shaded by its share (the top three also numbered). */
@@ -305,7 +309,9 @@ function renderTop(text, sentences, top) {
       const button = el("button", { type: "button", className: "top-sentence", textContent: `“${excerpt(text.slice(sentence.start, sentence.end))}”` });
       button.dataset.index = String(index);
       const changed = isChanged(text, sentence);
-      const why = [t("composerTopWhy", shareWords(sentence.share), percent(sentence.share))];
+      const level = guided?.report?.level;
+      const whyKey = level === "unlikely" ? "composerTopWhyLeft" : "composerTopWhy";
+      const why = [t(whyKey, shareWords(sentence.share, level), percent(sentence.share))];
       if (sentence.feeds?.length && sentence.share > 0) why.push(t("composerFeeds", sentence.feeds.join(", ")));
       if (sentence.enough) why.push(t("composerEnough"));
       const item = el("li", { className: changed ? "changed" : "" }, button);

@@ -4,7 +4,8 @@ another writer (Emily Brontë) puts the composer's meter at "unlikely to be link
 meter's status the composer says that the meter reads how you write and that names, places, numbers and
 the subject can still point to you (the writer study: at "unlikely" a letter-pattern attacker still names
 the writer about half the time through what the writer keeps). Changed to a held-out Hamilton passage,
-the meter says "likely" and the sentence is gone. The host over pipes, in the same home, is the oracle
+the meter says "likely" and the sentence is gone. At "unlikely" no sentence of the list "gives a lot away"
+(a writer in the writer study took that for a contradiction). The host over pipes, in the same home, is the oracle
 for the levels; the browsers start this checkout's host (PYTHONPATH)."""
 
 from __future__ import annotations
@@ -112,13 +113,22 @@ def test_chromium_at_unlikely_the_composer_says_what_the_meter_does_not_read(
     composer = open_composer(caveat_browser, page)
     status = composer.locator("#guide-status")
 
+    why = composer.locator("#top .why")
+
     show(composer, oracle["unlikely"])
     expect(status).to_have_text(status_words(oracle["unlikely"]["report"], caveat=True))
     expect(status).to_be_visible()
+    # at "unlikely" no sentence "gives a lot away": its share is a part of the little that is left
+    said = why.all_inner_texts()
+    assert said and not any("gives a lot away" in w or "gives some away" in w for w in said), said
+    shared = [s for s in oracle["unlikely"]["report"]["sentences"] if s["share"] > 0]
+    assert shared and any("of the little that still gives you away" in w for w in said), said
 
     show(composer, oracle["likely"])
     expect(status).to_have_text(status_words(oracle["likely"]["report"], caveat=False))
     assert "Names, places, numbers" not in composer.locator("body").inner_text()
+    said = why.all_inner_texts()
+    assert any("of what gives you away" in w for w in said) and not any("the little" in w for w in said), said
     composer.close()
     page.close()
 
