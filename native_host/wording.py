@@ -74,6 +74,10 @@ REASON_SHORT = (
     "short sentences: yours run {yours} words on average here, {writers} average {theirs}; join some"
 )
 REASON_LONG = "this sentence runs {yours} words; {writers} average {theirs}; split it"
+REASON_VERSE = (
+    "this reads as quoted verse or a song: rewording it would misquote it; shorten it or leave it out if "
+    "you may, else reword the sentences around it first"
+)
 REASON_QUOTED = (
     "most of this is quoted speech: telling what was said in your own words (reported speech) hides more "
     "than changing words inside the quotes"

@@ -240,7 +240,16 @@ def guide(
                 else [],
             )
         )
-    ranked = sorted((i for i, x in enumerate(sentences) if x.weight > 0), key=lambda i: -sentences[i].weight)
+    # quoted verse is not named first: rewording it misquotes it, and the writers left it (its reason
+    # says so, and what they may do instead)
+    ranked = sorted(
+        (
+            i
+            for i, x in enumerate(sentences)
+            if x.weight > 0 and not reasons.reads_as_verse(text[x.start : x.end])
+        ),
+        key=lambda i: -sentences[i].weight,
+    )
     return GuideReport(
         score=score,
         level=level,

@@ -382,3 +382,44 @@ def test_with_samples_reasons_compare_with_the_writers_the_profile_contrasts_you
     assert typical.writers_like_you() == []
     said = [r for t in [c.text for c in split.test] for s in guide(typical, t).sentences for r in s.reasons]
     assert any(wording.WRITERS in r for r in said) and not any(wording.WRITERS_LIKE_YOU in r for r in said)
+
+
+def test_quoted_verse_is_said_to_be_a_quotation_and_never_named_first_to_reword() -> None:
+    """Every writer study left the carols, songs and Shakespeare alone; the guide named them first."""
+    from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
+    from native_host.guide.analysis import guide
+    from native_host.style.identify import Identifiability
+
+    carol = (
+        '"Now Christmas is come, Let us beat up the drum, And call all our neighbours together; And when '
+        'they appear, Let us make them such cheer As will keep out the wind and the weather," etc.'
+    )
+    prose = (
+        "It was true, I said, that she was not beside me; but she was with her friends, and I trusted "
+        "she was happy, and as soon as I could, I followed them."
+    )
+    assert reasons.reads_as_verse(carol) and not reasons.reads_as_verse(prose)
+    said = explain(
+        {"function_words": ['"', ","]},
+        ["function_words"],
+        carol,
+        keep_words(carol),
+        text_figures(carol),
+        WRITERS,
+    )
+    assert said == [wording.REASON_VERSE]
+    # the writer study's chunks (AAAC problem C, documents held out), each with its author's profile
+    split = split_corpus(find_corpus("aaac_problem_c", load_manifest()), 5, 6, 30, held_out="documents")
+    found = 0
+    for author in split.authors:
+        ident = Identifiability.from_texts(
+            [c.text for c in split.train if c.author == author], exclude_corpora=(split.corpus,)
+        )
+        for chunk in (c for c in split.test if c.author == author):
+            report = guide(ident, chunk.text)
+            for i, s in enumerate(report.sentences):
+                if reasons.reads_as_verse(chunk.text[s.start : s.end]):
+                    assert i not in report.top, chunk.text[s.start : s.end]
+                    assert s.reasons in ([], [wording.REASON_VERSE]), s.reasons
+                    found += bool(s.reasons)
+    assert found >= 3, found  # the carols and songs the writers met, with a share to say it for
