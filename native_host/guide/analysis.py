@@ -66,7 +66,7 @@ class SentenceScore:
     weight: float  # how much it feeds the attackers: each family's z change over its spread, summed
     share: float  # max(weight, 0) / the sum of the positive weights (0 when none)
     gain: float  # score - score with the sentence reduced to the words the writer keeps; may be < 0
-    enough: bool  # its gain alone would take the meter to "unlikely" (never when the text is there)
+    enough: bool  # its gain alone would take the meter to "unlikely" (not at "unlikely", nor at 0%)
     families: dict[str, float]  # per family: its probability - its probability without the sentence
     feeds: list[str]  # the families it adds to, most first, in words
     reasons: list[str]  # the words and marks that give most away, in words
@@ -222,7 +222,10 @@ def guide(
                 weight=weight,
                 share=share,
                 gain=gain,
-                enough=level != "unlikely" and linkability.level(score - gain) == "unlikely",
+                # not under a sentence shown as giving nothing away (run 7: "on sentences already at 0%")
+                enough=level != "unlikely"
+                and share >= MIN_REASON_SHARE
+                and linkability.level(score - gain) == "unlikely",
                 families=fam,
                 feeds=[ATTACKER_WORDS[f] for f in fed],
                 reasons=_said(

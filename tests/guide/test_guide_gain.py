@@ -8,7 +8,7 @@ import pytest
 
 from native_host import wording
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
-from native_host.guide.analysis import SUBJECT_SHARE, guide
+from native_host.guide.analysis import MIN_REASON_SHARE, SUBJECT_SHARE, guide
 from native_host.style import linkability, reasons
 from native_host.style.identify import Identifiability
 
@@ -43,7 +43,7 @@ def test_gain_is_the_score_minus_the_score_of_the_sentence_reduced_to_what_is_ke
             fresh = report.score - ident.score(reduced, sentences=False).score
             assert s.gain == pytest.approx(fresh, abs=1e-6), text[s.start : s.end]
             unlikely = linkability.level(report.score - s.gain) == "unlikely"
-            assert s.enough == (report.level != "unlikely" and unlikely)
+            assert s.enough == (report.level != "unlikely" and s.share >= MIN_REASON_SHARE and unlikely)
             seen += 1
     assert seen > 20
 
