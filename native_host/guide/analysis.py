@@ -210,9 +210,11 @@ def guide(
     weights = [sum(dz[f] / spread[f] for f in zs) for _, _, _, dz, _, _ in raw]
     positive = sum(max(0.0, w) for w in weights)
     level = linkability.level(score)
-    sentences = []
+    verses = [reasons.reads_as_verse(text[s:e]) for s, e in spans]
+    sentences: list[SentenceScore] = []
     for (s, e, fam, dz, gain, parts), weight in zip(raw, weights, strict=True):
         fed = _fed({f: dz[f] / spread[f] for f in zs})
+        verse = verses[len(sentences)]
         share = max(0.0, weight) / positive if positive > 0 else 0.0
         sentences.append(
             SentenceScore(
@@ -222,9 +224,11 @@ def guide(
                 weight=weight,
                 share=share,
                 gain=gain,
-                # not under a sentence shown as giving nothing away (run 7: "on sentences already at 0%")
+                # not under a sentence shown as giving nothing away (run 7: "on sentences already at 0%"),
+                # nor under quoted verse, which is not the writer's to reword (run 8)
                 enough=level != "unlikely"
                 and share >= MIN_REASON_SHARE
+                and not verse
                 and linkability.level(score - gain) == "unlikely",
                 families=fam,
                 feeds=[ATTACKER_WORDS[f] for f in fed],
@@ -246,12 +250,7 @@ def guide(
     # quoted verse is not named first: rewording it misquotes it, and the writers left it (its reason
     # says so, and what they may do instead)
     ranked = sorted(
-        (
-            i
-            for i, x in enumerate(sentences)
-            if x.weight > 0 and not reasons.reads_as_verse(text[x.start : x.end])
-        ),
-        key=lambda i: -sentences[i].weight,
+        (i for i in range(len(sentences)) if weights[i] > 0 and not verses[i]), key=lambda i: -weights[i]
     )
     return GuideReport(
         score=score,
