@@ -189,13 +189,13 @@ STILL = "{named} still {verb}"
 STANDS_OUT, POINTS_TO_YOU = "stands out", "points to you"  # singular; summary._verb makes them plural
 STANDS_OUT_MORE, POINTS_TO_YOU_MORE = "stands out more", "points to you more"
 # After that line when the text after is "unlikely" to be linked to you (profile mode): what the level
-# does not read. At "unlikely" the attackers that read how a text is written are near chance, but one
-# reading letter patterns still names the writer about half the time through what the writer keeps
-# (docs/eval.md, "The meter's calibration"). The composer says the same beside its meter
+# does not read and that it is no promise. At "unlikely" Cosine Delta is near chance, but one attacker
+# reading letter patterns still names the writer about half the time, a third with the words the writer
+# keeps hidden (docs/results.md, "The meter's calibration"). The composer says the same beside its meter
 # (extension/_locales/en/messages.json, composerUnlikelyCaveat).
 UNLIKELY_CAVEAT = (
-    "Only how you write was measured: names, places, numbers and what the text is about can still point "
-    "to you."
+    "Only how you write was measured, and that is no guarantee: names, places, numbers and what the text "
+    "is about can still point to you."
 )
 # Why the figure rose.
 WORSE = "Worse than before: {named} now {verb}, because {why}."

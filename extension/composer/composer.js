@@ -240,10 +240,11 @@ function comparedWords(report) {
 }
 
 /**
- * Where the meter says "unlikely to be linked to you", what it does not read: it reads how the text is
- * written, and what the writer keeps (names, places, numbers, the subject) can still name them (the
- * writer study, held-out documents: at "unlikely" a character n-gram attacker still names the writer
- * about half the time, at chance once those words are masked; docs/eval.md, "The meter's calibration").
+ * Where the meter says "unlikely to be linked to you", what it does not read and that it is no guarantee:
+ * it reads how the text is written, and what the writer keeps (names, places, numbers, the subject) can
+ * still name them (the writer studies, held-out documents: at "unlikely" a character n-gram attacker still
+ * names the writer about half the time, a third once those words are masked; docs/results.md, "The
+ * meter's calibration").
  * Not in typicality mode, which says nothing of the writer; not at "likely" or "possibly".
  */
 function caveatWords(report) {

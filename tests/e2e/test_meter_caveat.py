@@ -30,7 +30,8 @@ pytestmark = pytest.mark.e2e
 
 # extension/_locales/en/messages.json composerUnlikelyCaveat
 CAVEAT = (
-    "The meter reads how you write. Names, places, numbers and what the text is about can still point to you."
+    "The meter reads how you write and is no guarantee. Names, places, numbers and what the text is about can "
+    "still point to you."
 )
 WORDS = 120
 

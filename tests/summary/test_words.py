@@ -422,8 +422,8 @@ def test_unlikely_in_profile_mode_says_what_the_level_does_not_read(after, cavea
         at = built["details"].index(wording.UNLIKELY_CAVEAT)
         assert built["details"][at - 1] == summary.strands_line(after), built["details"]
         assert wording.UNLIKELY_CAVEAT == (
-            "Only how you write was measured: names, places, numbers and what the text is about can still "
-            "point to you."
+            "Only how you write was measured, and that is no guarantee: names, places, numbers and what the "
+            "text is about can still point to you."
         )
     else:
         assert not any("names, places, numbers" in d for d in built["details"]), built["details"]
