@@ -58,8 +58,8 @@ HABIT_WORDS = {
 
 # Each reason names a style choice a writer can change, with a direction: a small word or connective and
 # what else people write, a punctuation habit with its rate, sentence length; never a name, a number or a
-# word of the subject (issue 43). `{writers}` is WRITERS, or WRITERS_LIKE_YOU with samples; rates are per 1,000 words (words) or per 100
-# words (marks).
+# word of the subject (issue 43). `{writers}` is WRITERS, or WRITERS_LIKE_YOU with samples; rates are per
+# 1,000 words (words) or per 100 words (marks).
 WRITERS = "writers in general"
 WRITERS_LIKE_YOU = "writers like you"  # with samples: the population's writers nearest yours
 REASON_WORD = "'{word}' {times} in this text: you use it more than {writers} ({yours} against {theirs} per 1,000 words); {instead}"

@@ -212,9 +212,8 @@ def guide(
     level = linkability.level(score)
     verses = [reasons.reads_as_verse(text[s:e]) for s, e in spans]
     sentences: list[SentenceScore] = []
-    for (s, e, fam, dz, gain, parts), weight in zip(raw, weights, strict=True):
+    for (s, e, fam, dz, gain, parts), weight, verse in zip(raw, weights, verses, strict=True):
         fed = _fed({f: dz[f] / spread[f] for f in zs})
-        verse = verses[len(sentences)]
         share = max(0.0, weight) / positive if positive > 0 else 0.0
         sentences.append(
             SentenceScore(

@@ -230,11 +230,16 @@ def writers_figures(population: Population | None, like_you: Sequence[str] = ())
     made = Writers({}, mean)
     if population is not None and len(population.n_words):
         rows = np.isin(population.authors, list(like_you))
-        if rows.any():
-            n, p = population.n_words[rows], population.punct[rows]
+        like = bool(rows.any())
+        if not like:
+            rows[:] = True  # writers in general: every chunk
+        n, p = population.n_words[rows], population.punct[rows]
+        marks = {m: float((p[:, i] / n.clip(min=1) * 100.0).mean()) for i, m in enumerate(PUNCTUATION)}
+        made = Writers(marks, mean)
+        if like:
             counts = population.word_counts[rows].sum(axis=0)
             made = Writers(
-                {m: float((p[:, i] / n.clip(min=1) * 100.0).mean()) for i, m in enumerate(PUNCTUATION)},
+                marks,
                 # words per sentence end, per chunk: over all chunks this is the baseline's 22.7
                 float((n / p[:, _ENDS].sum(axis=1).clip(min=1)).mean()),
                 wording.WRITERS_LIKE_YOU,
@@ -243,9 +248,6 @@ def writers_figures(population: Population | None, like_you: Sequence[str] = ())
                     for w, c in zip(population.word_vocab, counts, strict=True)
                 },
             )
-        else:
-            per = population.punct / population.n_words.clip(min=1)[:, None] * 100.0
-            made = Writers({m: float(per[:, i].mean()) for i, m in enumerate(PUNCTUATION)}, mean)
     _writers[key] = made
     return made
 
@@ -366,13 +368,13 @@ def explain(
     sentence after a rewording (the guide: its gain is under half its contribution and it gives little
     away to rewording). Only then is "mostly the subject itself" said: under a sentence the guide names
     to reword it read as a contradiction (writer study run 6)."""
+    if reads_as_verse(sentence):  # no word of a quotation is the writer's to change (every study left them)
+        return [wording.REASON_VERSE]
     new = frozenset(brought_in)
     sentence_words = _word_counts(sentence)
     # the longest run between sentence ends inside it: a quotation of five short sentences is one
     # sentence of the text (style/sentences.py) but nothing to split
     n_words = max((len(words(piece)) for piece in _INNER_END.split(sentence)), default=0)
-    if reads_as_verse(sentence):  # no word of a quotation is the writer's to change (every study left them)
-        return [wording.REASON_VERSE]
     quoted = quoted_share(sentence) >= QUOTED
     out: list[str] = []
     said: set[str] = set()

@@ -13,15 +13,6 @@ from native_host.style import linkability, reasons
 from native_host.style.identify import Identifiability
 
 
-@pytest.fixture(scope="module")
-def hamilton() -> tuple[Identifiability, list[str]]:
-    split = split_corpus(find_corpus("federalist", load_manifest()), 3, 4, 30)
-    ident = Identifiability.from_texts(
-        [c.text for c in split.train if c.author == "Hamilton"], exclude_corpora=(split.corpus,)
-    )
-    return ident, [c.text for c in split.test]
-
-
 def test_kept_of_is_the_names_numbers_subject_and_pronouns_in_order() -> None:
     text = (
         "In 1862 Lincoln wrote to me about the oil, and about the oil wells of Pennsylvania, upon which "

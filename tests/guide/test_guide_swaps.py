@@ -5,23 +5,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 from native_host.guide.analysis import guide, swap_lowers
 from native_host.style import reasons
-from native_host.style.identify import Identifiability
 
 OFFER = re.compile(r"^(?:your new wording brought this in: )?'([^']+)'.*others write '([^']+)'")
-
-
-@pytest.fixture(scope="module")
-def hamilton() -> tuple[Identifiability, list[str]]:
-    split = split_corpus(find_corpus("federalist", load_manifest()), 3, 4, 30)
-    ident = Identifiability.from_texts(
-        [c.text for c in split.train if c.author == "Hamilton"], exclude_corpora=(split.corpus,)
-    )
-    return ident, [c.text for c in split.test]
 
 
 def _swapped(text: str, start: int, end: int, word: str, other: str) -> str:
