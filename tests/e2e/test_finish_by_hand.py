@@ -116,7 +116,8 @@ def test_chromium_finish_it_yourself_opens_the_composer_on_the_rewrite_with_the_
     expect(draft).to_have_value(oracle["text"], timeout=15_000)
     assert "seed=" in composer.url and oracle["text"][:20] not in composer.url  # the text is not in the URL
     expect(page.locator("#field")).to_have_value(oracle["text"])  # nothing more reached the page
-    composer.wait_for_function("document.body.dataset.guide === 'done'", timeout=30_000)
+    # a locator, not wait_for_function: the composer's CSP forbids the eval a string predicate polls with
+    expect(composer.locator("body")).to_have_attribute("data-guide", "done", timeout=30_000)
     listed = composer.locator("#top li .top-sentence").all_inner_texts()
     assert len(listed) == len(oracle["guide"]["sentences"])  # every sentence, not only three
     for n, sentence in enumerate(remaining_sentences(oracle)):
