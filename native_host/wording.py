@@ -86,6 +86,12 @@ REASON_SUBJECT = (
     "what gives you away here is mostly the subject itself (its names, numbers and topic words), which you "
     "keep; rewording how you say it will not hide that"
 )
+# a sentence that gives something away where no small word, mark or length is the cause: its content words
+# as a whole (never named one by one: which of them carry a fact only the writer knows)
+REASON_WORDING = (
+    "no one small word or mark stands out here: it is the words you chose for it as a whole; say it in "
+    "other words of your own, keeping its facts"
+)
 # What the guide compared the text with (`compared_with`): no samples, one, several; then the rivals.
 GUIDE_SAMPLES = ("your writing samples", "your {n} writing sample", "your {n} writing samples")
 GUIDE_AND_NAMED = " and {k} {people} you named"  # PERSON / PEOPLE below

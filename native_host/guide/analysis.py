@@ -361,12 +361,15 @@ def _said(
     swap: reasons.SwapCheck,
     subject_left: bool,
 ) -> list[str]:
-    """The sentence's reasons in words (style/reasons.py), from its cached ranking and this text's figures."""
+    """The sentence's reasons in words (style/reasons.py), from its cached ranking and this text's figures;
+    a sentence that gives something away always gets one (writer study run 7: "named first with no
+    reason")."""
     sentence = text[s:e]
     new = reasons.brought_in(sentence, previous)
-    return reasons.explain(
+    said_here = reasons.explain(
         ranked, fed, sentence, said.keep, said.figures, said.writers, new, swap, subject_left
     )
+    return said_here or [wording.REASON_WORDING]
 
 
 def swap_lowers(state: TextState, score: float, start: int, end: int) -> reasons.SwapCheck:

@@ -62,6 +62,9 @@ MARKS = frozenset(PUNCTUATION)
 QUOTED = 0.5  # a sentence with this part of its words inside double quotes is mostly quoted speech
 _QUOTED = re.compile(r'"[^"]*"?|“[^”]*”?')  # a quotation (one left open runs to the end)
 _NUMBER_LABEL = re.compile(r"\bNo\.\s?(?=\d)")  # "No. 4", "No.4"
+# a name written with its letters struck out ("Captain B----", "Lord B--", "Mrs. ---"): the dashes are
+# the name's; a spaced "--" stays a dash
+_REDACTED = re.compile(r"(?<![\w-])(?:[A-Z]-{2,}|-{3,})(?![\w-])")
 VERSE_LINES = 2  # line starts inside a sentence ("…wicked wight, From the night-mare…") that make it verse
 # a line of verse run into prose: a capitalised small word right after a comma, semicolon or colon
 _LINE_START = re.compile(r"[,;:]\s+[\"'“‘]?([A-Z][a-z']*)\b")
@@ -191,7 +194,8 @@ def text_figures(text: str, spans: Sequence[tuple[int, int]] | None = None) -> T
     lengths = [len(words(text[s:e])) for s, e in (sentence_spans(text) if spans is None else spans)]
     lengths = [n for n in lengths if n]
     mean = sum(lengths) / len(lengths) if lengths else 0.0
-    return TextFigures(sum(counted.values()), counted, Counter(ch for ch in text if ch in MARKS), mean)
+    marks = Counter(ch for ch in _REDACTED.sub(" ", text) if ch in MARKS)
+    return TextFigures(sum(counted.values()), counted, marks, mean)
 
 
 @dataclass(frozen=True)
@@ -392,7 +396,8 @@ def explain(
             if token == '"' and quoted:
                 reason: str | None = wording.REASON_QUOTED  # not "use fewer": the quotes go with the telling
             elif token in MARKS:
-                reason = _mark_reason(token, n_words, figures, writers)
+                in_names_only = token not in _REDACTED.sub(" ", sentence)  # a struck-out name's: kept
+                reason = None if in_names_only else _mark_reason(token, n_words, figures, writers)
             elif is_small(token) and sentence_words[token] and token not in data.words("unnamed_words.txt"):
                 reason = _word_reason(token, keep, figures, writers, sentence_words[token], swap_lowers)
             else:

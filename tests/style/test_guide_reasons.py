@@ -23,6 +23,7 @@ DIRECTION = re.compile(
             "split it",
             "subject itself",
             "in your own words",
+            "in other words",
         ]
         + [re.escape(how) for _, how in reasons.connectives().values() if how]
     )
@@ -224,6 +225,25 @@ def test_no_before_a_number_is_a_label_not_the_word_no() -> None:
         WRITERS,
     )
     assert not any(r.startswith("'no'") for r in said), said
+
+
+def test_the_dashes_of_a_struck_out_name_are_the_names_not_a_hyphen_habit() -> None:
+    writers = Writers({".": 4.0, ",": 5.0, "-": 0.4}, 23.0)
+    named = "One of them, a Captain B----, kept the watch."
+    text = f"{named} Mrs. ---- came aboard at noon. The mate said nothing at all that day."
+    figures = text_figures(text)
+    assert figures.marks["-"] == 0  # eight dashes, all in two struck-out names
+    assert (
+        explain({"function_words": ["-"]}, ["function_words"], named, keep_words(text), figures, writers)
+        == []
+    )
+    # the same count of dashes as the writer's own: "a well-known sea-captain--the mate" is a habit
+    habit = "One of them, a well-known sea-captain--the mate--kept the watch."
+    own = text_figures(f"{habit} The mate said nothing at all that day.")
+    assert own.marks["-"] == 6
+    assert text_figures("He came -- late -- and left.").marks["-"] == 4
+    said = explain({"function_words": ["-"]}, ["function_words"], habit, keep_words(habit), own, writers)
+    assert said and "hyphens" in said[0], said
 
 
 def test_keep_holds_what_a_reason_must_not_name() -> None:
