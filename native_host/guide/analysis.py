@@ -210,7 +210,7 @@ def guide(
     weights = [sum(dz[f] / spread[f] for f in zs) for _, _, _, dz, _, _ in raw]
     positive = sum(max(0.0, w) for w in weights)
     level = linkability.level(score)
-    verses = [reasons.reads_as_verse(text[s:e]) for s, e in spans]
+    verses = reasons.verse_flags([text[s:e] for s, e in spans])
     sentences: list[SentenceScore] = []
     for (s, e, fam, dz, gain, parts), weight, verse in zip(raw, weights, verses, strict=True):
         fed = _fed({f: dz[f] / spread[f] for f in zs})
@@ -241,6 +241,7 @@ def guide(
                     previous,
                     swap_lowers(state, score, s, e),
                     gain < sum(fam.values()) / len(fam) / 2 and share < SUBJECT_SHARE,
+                    verse,
                 )
                 if share >= MIN_REASON_SHARE  # a sentence shown as "0%" gets no reasons to act on
                 else [],
@@ -360,6 +361,7 @@ def _said(
     previous: str | None,
     swap: reasons.SwapCheck,
     subject_left: bool,
+    verse: bool,
 ) -> list[str]:
     """The sentence's reasons in words (style/reasons.py), from its cached ranking and this text's figures;
     a sentence that gives something away always gets one (writer study run 7: "named first with no
@@ -367,7 +369,7 @@ def _said(
     sentence = text[s:e]
     new = reasons.brought_in(sentence, previous)
     said_here = reasons.explain(
-        ranked, fed, sentence, said.keep, said.figures, said.writers, new, swap, subject_left
+        ranked, fed, sentence, said.keep, said.figures, said.writers, new, swap, subject_left, verse
     )
     return said_here or [wording.REASON_WORDING]
 

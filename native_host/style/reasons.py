@@ -4,6 +4,7 @@
     text_figures(text) -> TextFigures           the text's word and mark counts and sentence lengths
     writers_figures(population, like_you) -> Writers   the same rates for writers in general or like you
     explain(ranked, fed, ...) -> list[str]      a sentence's reasons, from the surrogate's ranked tokens
+    verse_flags(sentences) -> list[bool]        which sentences are quoted verse (never the writer's to reword)
 
 guide/analysis.py ranks, per attacker family a sentence feeds, the words and marks whose removal lowers that family
 most (the surrogate's own maths). This module turns that ranking into reasons that name a style choice
@@ -363,6 +364,7 @@ def explain(
     brought_in: Iterable[str] = (),
     swap_lowers: SwapCheck | None = None,
     subject_left: bool = True,
+    verse: bool | None = None,
 ) -> list[str]:
     """Up to MAX_REASONS reasons for one sentence: per family it feeds (most first), its ranked tokens
     (most give-away first; marks only for the punctuation-and-small-words family) read as style choices.
@@ -371,8 +373,11 @@ def explain(
     `subject_left`: whether what the words the writer keeps give away is most of what is left of the
     sentence after a rewording (the guide: its gain is under half its contribution and it gives little
     away to rewording). Only then is "mostly the subject itself" said: under a sentence the guide names
-    to reword it read as a contradiction (writer study run 6)."""
-    if reads_as_verse(sentence):  # no word of a quotation is the writer's to change (every study left them)
+    to reword it read as a contradiction (writer study run 6). `verse`: whether the sentence is quoted
+    verse, as `verse_flags` reads it beside its neighbours (else read from the sentence alone)."""
+    if (
+        reads_as_verse(sentence) if verse is None else verse
+    ):  # no word of a quotation is the writer's to change (every study left them)
         return [wording.REASON_VERSE]
     new = frozenset(brought_in)
     sentence_words = _word_counts(sentence)
@@ -419,14 +424,28 @@ def explain(
     return out[:MAX_REASONS]
 
 
+def _line_starts(sentence: str) -> int:
+    starts = (m.group(1) for m in _LINE_START.finditer(sentence))
+    return sum(1 for w in starts if w not in _ALWAYS_CAPITAL and is_small(w.lower()))
+
+
 def reads_as_verse(sentence: str) -> bool:
     """Verse or a song quoted in the text, its lines run together: at least VERSE_LINES capitalised small
     words right after a comma, semicolon or colon ("…wicked wight, From the night-mare and the goblin, That
     is hight…"). Over the eval's corpora (4,629 sentences of Federalist, Brontës, State of the Union and
     problem C) it finds 4, three of them quoted verse; in the writer study's chunks the five carols, songs
     and Shakespeare the writers could not reword (tests/style/test_guide_reasons.py)."""
-    starts = (m.group(1) for m in _LINE_START.finditer(sentence))
-    return sum(1 for w in starts if w not in _ALWAYS_CAPITAL and is_small(w.lower())) >= VERSE_LINES
+    return _line_starts(sentence) >= VERSE_LINES
+
+
+def verse_flags(sentences: Sequence[str]) -> list[bool]:
+    """Which of a text's sentences, in order, are quoted verse: those that read as verse, and a sentence
+    with one line start beside one of them, which continues it (writer-study chunk c22: "Let every man be
+    jolly, Eache roome with yvie leaves is drest, And every post with holly." before three more lines)."""
+    starts = [_line_starts(s) for s in sentences]
+    verse = [n >= VERSE_LINES for n in starts]
+    beside = [(i > 0 and verse[i - 1]) or (i + 1 < len(verse) and verse[i + 1]) for i in range(len(verse))]
+    return [v or (n >= 1 and b) for v, n, b in zip(verse, starts, beside, strict=True)]
 
 
 def quoted_share(sentence: str) -> float:

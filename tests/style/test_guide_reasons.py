@@ -437,9 +437,41 @@ def test_quoted_verse_is_said_to_be_a_quotation_and_never_named_first_to_reword(
         )
         for chunk in (c for c in split.test if c.author == author):
             report = guide(ident, chunk.text)
+            flags = reasons.verse_flags([chunk.text[s.start : s.end] for s in report.sentences])
             for i, s in enumerate(report.sentences):
-                if reasons.reads_as_verse(chunk.text[s.start : s.end]):
+                if flags[i]:
                     assert i not in report.top and not s.enough, chunk.text[s.start : s.end]
                     assert s.reasons in ([], [wording.REASON_VERSE]), s.reasons
                     found += bool(s.reasons)
     assert found >= 3, found  # the carols and songs the writers met, with a share to say it for
+
+
+def test_a_line_of_verse_beside_verse_continues_it() -> None:
+    """Writer-study chunk c22: the carol's second sentence has one line start ("…, And every post…"),
+    the next three; both are the carol. One line start beside prose is prose."""
+    from native_host.style.sentences import sentence_spans
+
+    carol = (
+        "The Christmas Dinner Lo, now is come the joyful'st feast! Let every man be jolly, Eache roome with "
+        "yvie leaves is drest, And every post with holly. Now all our neighbours' chimneys smoke, And "
+        "Christmas blocks are burning; Their ovens they with bak't meats choke, And all their spits are turning."
+    )
+    sentences = [carol[s:e] for s, e in sentence_spans(carol)]
+    assert reasons.verse_flags(sentences) == [False, True, True], sentences
+    assert [reasons.reads_as_verse(s) for s in sentences] == [False, False, True]  # alone, one line is prose
+    prose = [
+        "We waited at the gate, And nobody came.",
+        "The rain kept on; the road was bad.",
+        "It was late, And we went home.",
+    ]
+    assert reasons.verse_flags(prose) == [False, False, False]
+    said = explain(
+        {"function_words": [","]},
+        ["function_words"],
+        sentences[1],
+        keep_words(carol),
+        text_figures(carol),
+        WRITERS,
+        verse=True,
+    )
+    assert said == [wording.REASON_VERSE]
