@@ -76,6 +76,14 @@ function shareWords(share, level) {
   return t(share > 0 ? "composerShareLittle" : "composerShareNothing");
 }
 
+/** A sentence's share as a part of the whole give-away; one that holds (nearly) all of it reads "all of",
+ * never "100% of", and at "unlikely" the whole is the little that is left. */
+function shareOfWhole(share, level) {
+  const words = shareWords(share, level);
+  if (percent(share) === "100%") return t(level === "unlikely" ? "composerTopWhyAllLeft" : "composerTopWhyAll", words);
+  return t(level === "unlikely" ? "composerTopWhyLeft" : "composerTopWhy", words, percent(share));
+}
+
 // ---- the target field ----------------------------------------------------------------------------
 
 /** "“Message” on Plain textarea" / "the text box on example.org": the field as a person names it. */
@@ -179,8 +187,8 @@ function renderGuide() {
   const sentences = report.sentences ?? [];
   $("guided").hidden = sentences.length === 0;
   $("sentences").classList.remove("stale");
-  renderSentences(text, sentences, report.top ?? []);
-  renderTop(text, sentences, report.top ?? []);
+  renderSentences(text, sentences, report.top ?? [], report.level);
+  renderTop(text, sentences, report.top ?? [], report.level);
   renderChangeEffect(text, report);
 }
 
@@ -251,17 +259,17 @@ function caveatWords(report) {
   return report.level === "unlikely" && report.mode !== "typicality" ? t("composerUnlikelyCaveat") : "";
 }
 
-function sentenceLabel(text, sentence, index, rank) {
+function sentenceLabel(text, sentence, index, rank, level) {
   const reasons = (sentence.reasons ?? []).join(". ");
   const ranked = rank >= 0 ? t("composerRanked", rank + 1) : "";
   const said = excerpt(text.slice(sentence.start, sentence.end));
   const why = [sentence.enough ? t("composerEnough") : "", reasons].filter(Boolean).join(". ");
-  const words = shareWords(sentence.share, guided?.report?.level);
+  const words = shareWords(sentence.share, level);
   return t("composerSentenceLabel", index + 1, ranked, words, percent(sentence.share), why ? `. ${why}` : "", said);
 }
 
 /** The guided text, each sentence a focusable span shaded by its share (the top three also numbered). */
-function renderSentences(text, sentences, top) {
+function renderSentences(text, sentences, top, level) {
   const body = $("sentences");
   const hadFocus = body.contains(document.activeElement); // a new reply must not drop the writer's focus
   body.replaceChildren();
@@ -278,7 +286,7 @@ function renderSentences(text, sentences, top) {
     });
     span.dataset.index = String(index);
     span.setAttribute("role", "button");
-    span.setAttribute("aria-label", sentenceLabel(text, sentence, index, rank));
+    span.setAttribute("aria-label", sentenceLabel(text, sentence, index, rank, level));
     span.style.setProperty("--share", String(most > 0 ? sentence.share / most : 0));
     if (chosen?.index === index && chosen.text === text) span.classList.add("chosen");
     if (isChanged(text, sentence)) span.classList.add("changed");
@@ -297,7 +305,7 @@ function renderSentences(text, sentences, top) {
  * (`enough`), its reasons and what it feeds. Sentences that give nothing
  * away come last, so the writer can still see what to do once the first ones are rewritten.
  */
-function renderTop(text, sentences, top) {
+function renderTop(text, sentences, top, level) {
   const rest = sentences
     .map((_, index) => index)
     .filter((index) => !top.includes(index))
@@ -310,9 +318,7 @@ function renderTop(text, sentences, top) {
       const button = el("button", { type: "button", className: "top-sentence", textContent: `“${excerpt(text.slice(sentence.start, sentence.end))}”` });
       button.dataset.index = String(index);
       const changed = isChanged(text, sentence);
-      const level = guided?.report?.level;
-      const whyKey = level === "unlikely" ? "composerTopWhyLeft" : "composerTopWhy";
-      const why = [t(whyKey, shareWords(sentence.share, level), percent(sentence.share))];
+      const why = [shareOfWhole(sentence.share, level)];
       if (sentence.feeds?.length && sentence.share > 0) why.push(t("composerFeeds", sentence.feeds.join(", ")));
       if (sentence.enough) why.push(t("composerEnough"));
       const item = el("li", { className: changed ? "changed" : "" }, button);

@@ -125,6 +125,11 @@ def test_chromium_at_unlikely_the_composer_says_what_the_meter_does_not_read(
     assert said and not any("gives a lot away" in w or "gives some away" in w for w in said), said
     shared = [s for s in oracle["unlikely"]["report"]["sentences"] if s["share"] > 0]
     assert shared and any("of the little that still gives you away" in w for w in said), said
+    # a sentence that holds the whole share says so in words, not "100% of" (this text has one)
+    assert any(s["share"] >= 0.995 for s in shared)
+    assert any("all of the little that still gives you away" in w for w in said) and "100%" not in " ".join(
+        said
+    )
 
     show(composer, oracle["likely"])
     expect(status).to_have_text(status_words(oracle["likely"]["report"], caveat=False))
