@@ -311,7 +311,9 @@ function renderTop(text, sentences, top, level) {
     .filter((index) => !top.includes(index))
     .sort((a, b) => (sentences[b].weight ?? 0) - (sentences[a].weight ?? 0));
   const order = [...top, ...rest];
-  $("top-none").hidden = top.length > 0;
+  // "no single sentence stands out" only where none has a share: quoted verse is never named first, yet
+  // a text of verse alone is listed with its share and what to do about it
+  $("top-none").hidden = top.length > 0 || sentences.some((s) => s.share > 0);
   $("top").replaceChildren(
     ...order.map((index) => {
       const sentence = sentences[index];

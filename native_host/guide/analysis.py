@@ -204,6 +204,16 @@ def guide(
                 parts,
             )
         )
+    if ident.mode == "typicality" and len(raw) > 1:
+        # Typicality reads how far the text stands from other writers, and any shorter text stands
+        # further: removing a sentence raised every family's z for about half of the eval's test chunks,
+        # so no sentence was ranked and the composer had nothing to show a writer without samples. Each
+        # sentence is read against the mean removal instead (what it adds to the distance beyond what
+        # any sentence's length does).
+        mean = {f: sum(row[3][f] for row in raw) / len(raw) for f in zs}
+        raw = [
+            (s, e, fam, {f: dz[f] - mean[f] for f in zs}, gain, parts) for s, e, fam, dz, gain, parts in raw
+        ]
     # each family's z changes in units of their spread over this text's sentences: every attacker
     # family weighs the same in the ranking, whatever its scale or how saturated its figure is
     spread = {f: _spread([dz[f] for _, _, _, dz, _, _ in raw]) for f in zs}

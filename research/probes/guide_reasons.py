@@ -41,6 +41,7 @@ QUOTED = re.compile(r"'([^' ]+(?:'[a-z]+)?)'")
 DIRECTION = re.compile(
     "|".join(
         ["others write", "use it less", "use fewer", "join some", "split it", "subject itself"]
+        + ["in your own words", "in other words", "misquote"]
         + [re.escape(how) for _, how in connectives().values() if how]
     ),
     re.I,

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Playwright, expect
 
+from native_host import wording
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
 
 from ..bidi import Firefox
@@ -31,9 +32,10 @@ TIPTAP = next(e for e in EDITORS if e.name == "tiptap")
 PRIOR = "A first draft."  # what the field holds before Insert: one undo gives it back
 # The emoji lies outside the BMP: one code point for the host, two UTF-16 units for the page's strings, so
 # every offset after it is right only if the background converts it (both ways). "0.5" is one sentence's.
-# For FIRST the guide names no sentence; the one SECOND adds gives most away and has a rule alternative
+# FIRST reads as quoted verse, which the guide never names first (nor says that no sentence stands out:
+# it has a share and its own reason); the sentence SECOND adds gives most away and has a rule alternative
 # ("Whilst" → "While"), as the oracle checks.
-FIRST = "Cheers, mate 😍. It rained 0.5 inches yesterday."
+FIRST = "Cheers, mate 😍, And sing with me, Of the 0.5 inches of rain, And of the wind."
 SECOND = " Whilst I am upon the matter, the report is due."  # typed after the meter has answered for FIRST
 TEXT = FIRST + SECOND
 
@@ -137,8 +139,10 @@ def test_chromium_typing_guides_the_top_sentence_offers_alternatives_and_insert_
     draft = composer.locator("#draft")
     draft.press_sequentially(FIRST)  # real keys: the meter answers after a pause in typing
     wait_guide(composer, FIRST, oracle["guide"][FIRST])
-    assert oracle["guide"][FIRST]["top"] == []  # as the text was chosen: the composer says so
-    expect(composer.locator("#top-none")).to_be_visible()
+    verse = oracle["guide"][FIRST]
+    assert verse["top"] == [] and verse["sentences"][0]["reasons"] == [wording.REASON_VERSE]  # as chosen
+    expect(composer.locator("#top-none")).to_be_hidden()
+    expect(composer.locator("#top .reasons li")).to_have_text([wording.REASON_VERSE])
     # Typicality mode: the composer says where samples are added (the options), never a terminal command.
     expect(composer.locator("#guide-status")).to_contain_text("in the options")
     assert "fantasma " not in composer.locator("#guide-status").inner_text()
