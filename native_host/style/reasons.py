@@ -69,6 +69,7 @@ _REDACTED = re.compile(r"(?<![\w-])(?:[A-Z]-{2,}|-{3,})(?![\w-])")
 VERSE_LINES = 2  # line starts inside a sentence ("…wicked wight, From the night-mare…") that make it verse
 # a line of verse run into prose: a capitalised small word right after a comma, semicolon or colon
 _LINE_START = re.compile(r"[,;:]\s+[\"'“‘]?([A-Z][a-z']*)\b")
+_BREAK = re.compile(r"[,;:]\s")  # where a line of verse run into prose may have ended
 _ALWAYS_CAPITAL = frozenset({"I", "I'm", "I'll", "I've", "I'd"})
 _INNER_END = re.compile(r"(?<=[.!?…])[\"'”’]*\s+")
 _CAPITALISED = re.compile(r"[A-ZÀ-Þ][a-zà-ÿ]*(?:'[a-z]+)?|[A-ZÀ-Þ]{2,}")
@@ -438,14 +439,22 @@ def reads_as_verse(sentence: str) -> bool:
     return _line_starts(sentence) >= VERSE_LINES
 
 
+def _continues_verse(sentence: str) -> bool:
+    """One line start, and most of the sentence's breaks (, ; :) start a capitalised line, as verse's do
+    ("Let every man be jolly, Eache roome with yvie leaves is drest, And every post with holly."); prose
+    that leads into a quotation breaks mostly before small letters ("How delightfully the imagination,
+    when wrought upon…, turns everything to melody and beauty: The very crowing of the cock, who…")."""
+    starts = [m.group(1) for m in _LINE_START.finditer(sentence) if m.group(1) not in _ALWAYS_CAPITAL]
+    breaks = len(_BREAK.findall(sentence))
+    return _line_starts(sentence) >= 1 and len(starts) * 2 >= breaks
+
+
 def verse_flags(sentences: Sequence[str]) -> list[bool]:
     """Which of a text's sentences, in order, are quoted verse: those that read as verse, and a sentence
-    with one line start beside one of them, which continues it (writer-study chunk c22: "Let every man be
-    jolly, Eache roome with yvie leaves is drest, And every post with holly." before three more lines)."""
-    starts = [_line_starts(s) for s in sentences]
-    verse = [n >= VERSE_LINES for n in starts]
+    beside one of them that continues it (`_continues_verse`; writer-study chunk c22's carol)."""
+    verse = [reads_as_verse(s) for s in sentences]
     beside = [(i > 0 and verse[i - 1]) or (i + 1 < len(verse) and verse[i + 1]) for i in range(len(verse))]
-    return [v or (n >= 1 and b) for v, n, b in zip(verse, starts, beside, strict=True)]
+    return [v or (b and _continues_verse(s)) for v, b, s in zip(verse, beside, sentences, strict=True)]
 
 
 def quoted_share(sentence: str) -> float:

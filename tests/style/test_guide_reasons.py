@@ -465,6 +465,19 @@ def test_a_line_of_verse_beside_verse_continues_it() -> None:
         "It was late, And we went home.",
     ]
     assert reasons.verse_flags(prose) == [False, False, False]
+    # prose leading into quoted verse (writer-study chunk c18) is not the verse, though it has a line start
+    lead = (
+        "How delightfully the imagination, when wrought upon by these moral influences, turns everything to "
+        "melody and beauty: The very crowing of the cock, who is sometimes heard in the profound repose of "
+        "the country night, was thought by the common people to announce the approach of this sacred festival."
+    )
+    hamlet = (
+        "\"Some say that ever 'gainst that season comes Wherein our Saviour's birth is celebrated, This bird of "
+        "dawning singeth all night long: And then, they say, no spirit dares stir abroad; The nights are "
+        "wholesome--then no planets strike, No fairy takes, no witch hath power to charm, So hallow'd and so "
+        'gracious is the time."'
+    )
+    assert reasons.verse_flags([lead, hamlet]) == [False, True]
     said = explain(
         {"function_words": [","]},
         ["function_words"],
