@@ -285,6 +285,26 @@ def _flagged_after_swap(word: str, other: str, figures: TextFigures, writers: Wr
 SwapCheck = Callable[[str, str], bool]  # (word, what else people write) -> does the swap lower the meter?
 
 
+def _never(word: str, other: str) -> bool:
+    return False
+
+
+@cache
+def _fixed_phrases() -> dict[str, tuple[re.Pattern[str], ...]]:
+    """Per word, the phrases of data/fixed_phrases.txt it is part of, as patterns."""
+    out: dict[str, list[re.Pattern[str]]] = {}
+    for phrase in data.lines("fixed_phrases.txt"):
+        pattern = re.compile(rf"(?<![\w']){re.escape(phrase)}(?![\w'])", re.IGNORECASE)
+        for word in phrase.split():
+            out.setdefault(word, []).append(pattern)
+    return {w: tuple(p) for w, p in out.items()}
+
+
+def fixed_use(word: str, sentence: str) -> bool:
+    """Does the sentence use `word` in a phrase where it is no connective of its own ("as though")?"""
+    return any(p.search(sentence) for p in _fixed_phrases().get(word, ()))
+
+
 def _word_reason(
     word: str,
     keep: Keep,
@@ -405,7 +425,9 @@ def explain(
                 in_names_only = token not in _REDACTED.sub(" ", sentence)  # a struck-out name's: kept
                 reason = None if in_names_only else _mark_reason(token, n_words, figures, writers)
             elif is_small(token) and sentence_words[token] and token not in data.words("unnamed_words.txt"):
-                reason = _word_reason(token, keep, figures, writers, sentence_words[token], swap_lowers)
+                # no swap for a word used in a fixed phrase here ("as though" → "as but")
+                check = _never if fixed_use(token, sentence) else swap_lowers
+                reason = _word_reason(token, keep, figures, writers, sentence_words[token], check)
             else:
                 reason = None  # a content word: never named (changing it changes what is said)
             if reason is None:

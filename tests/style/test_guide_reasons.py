@@ -159,6 +159,26 @@ def test_a_swap_the_text_would_then_overuse_is_not_offered() -> None:
     assert said and "others write 'on'" in said[0], said
 
 
+def test_no_swap_is_offered_for_a_word_in_a_fixed_phrase() -> None:
+    """Writer-study run 9: "others write 'but'" under "as though" (data/fixed_phrases.txt)."""
+    text = (
+        "He looked as though he had not slept, though he said he had. She spoke as though the war were over. "
+        "We went home early because of the rain and the cold wind that came over the hills."
+    )
+    figures = text_figures(text)
+    fixed = "She spoke as though the war were over."
+    said = explain({"char3": ["though"]}, ["char3"], fixed, keep_words(text), figures, WRITERS)
+    assert said and said[0].startswith("'though'") and "others write" not in said[0], said
+    free = "He looked sad, though he said he had slept."
+    said = explain(
+        {"char3": ["though"]}, ["char3"], free, keep_words(text), text_figures(f"{free} {text}"), WRITERS
+    )
+    assert said and "others write 'but'" in said[0], said
+    assert reasons.fixed_use("because", "because of the rain") and not reasons.fixed_use(
+        "because", "because it rained"
+    )
+
+
 def test_a_whole_text_count_under_one_sentence_says_how_many_uses_are_in_it() -> None:
     text = (
         "The end of the day came. The cost of the trip was paid by the rest of the group. "
