@@ -122,7 +122,9 @@ def _changed(chunk: dict[str, Any], text: str, start: int, end: int) -> bool:
 def view(study: Path, chunk: dict[str, Any]) -> str:
     report = _report(study, chunk, chunk["text"])
     lines = [f"Chunk {chunk['id']}: the meter says this text is {report['level_words']}."]
-    if chunk["steps"]:
+    if chunk.get("undone"):  # the last change was the undo (writer 9d: it still said "lowered")
+        lines.append("Your last change was undone.")
+    elif chunk["steps"]:
         last = chunk["steps"][-1]
         before, after = last["level_before"], report["level"]
         way = (
@@ -188,12 +190,14 @@ def edit(study: Path, cid: str, number: str, sentence: str) -> None:
         }
     )
     chunk["text"] = text
+    chunk.pop("undone", None)
     if after["level"] == "unlikely" or len(chunk["steps"]) >= MAX_EDITS:
         chunk["stopped"] = True
     _save(study, state)
     print(view(study, chunk))
     if chunk["stopped"]:
-        print("\nThis chunk is done (the meter says unlikely, or six edits were made).")
+        why = "the meter says unlikely" if after["level"] == "unlikely" else f"{MAX_EDITS} edits were made"
+        print(f"\nThis chunk is done: {why}.")
 
 
 def _effect_words(before: dict[str, Any], score: float) -> str:
@@ -274,6 +278,7 @@ def undo(study: Path, cid: str) -> None:
         raise SystemExit("nothing to undo")
     chunk["text"] = chunk["steps"].pop()["text_before"]
     chunk["stopped"] = False
+    chunk["undone"] = True
     _save(study, state)
     print(view(study, chunk))
 
