@@ -38,7 +38,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from native_host import wording
@@ -262,6 +262,10 @@ def guide(
     ranked = sorted(
         (i for i in range(len(sentences)) if weights[i] > 0 and not verses[i]), key=lambda i: -weights[i]
     )
+    top = ranked[:TOP_SENTENCES]
+    # `enough` only where the guide sends the writer: near the boundary every sentence's gain reaches it,
+    # and writers saw it under sentences that gave almost nothing away (writer study runs 7 and 9)
+    sentences = [s if i in top else replace(s, enough=False) for i, s in enumerate(sentences)]
     return GuideReport(
         score=score,
         level=level,
@@ -271,7 +275,7 @@ def guide(
         message=ident.message,
         families=probs,
         sentences=sentences,
-        top=ranked[:TOP_SENTENCES],
+        top=top,
     )
 
 

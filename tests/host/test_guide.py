@@ -63,7 +63,7 @@ def check_guide(reply: dict, text: str) -> None:
     shares = [s["share"] for s in reply["sentences"]]
     if positive:
         assert sum(shares) == pytest.approx(1.0, abs=2e-3)
-    for s in reply["sentences"]:
+    for index, s in enumerate(reply["sentences"]):
         # the share of the give-away: of the sentences that feed the attackers, by weight
         expected = max(0.0, s["weight"]) / sum(positive) if positive else 0.0
         assert s["share"] == pytest.approx(expected, abs=1e-3)
@@ -74,6 +74,7 @@ def check_guide(reply: dict, text: str) -> None:
             reply["level"] != "unlikely"
             and s["share"] >= 0.005
             and round(reply["score"] - s["gain"], 2) < 0.3
+            and index in reply["top"]  # said only of a sentence the guide names to reword
         )
         assert s["enough"] == enough, s
         for words in s["feeds"] + s["reasons"]:
