@@ -83,9 +83,17 @@ REASON_QUOTED = (
     "than changing words inside the quotes"
 )
 REASON_SUBJECT = (
-    "what gives you away here is mostly the subject itself (its names, numbers and topic words), which you "
-    "keep; rewording how you say it will not hide that"
+    "what gives you away here is mostly the subject itself ({what}), which you keep; rewording how you say "
+    "it will not hide that"
 )
+# {what} above: the kinds of kept word the sentence's most give-away words are, in this order, joined
+# "its names and topic words" (writer 9d: "'names, numbers' under a line with no names or numbers")
+SUBJECT_KINDS = {
+    "names": "names",
+    "numbers": "numbers",
+    "subject": "topic words",
+    "people": "who it is about",
+}
 # a sentence that gives something away where no small word, mark or length is the cause: its content words
 # as a whole (never named one by one: which of them carry a fact only the writer knows)
 REASON_WORDING = (

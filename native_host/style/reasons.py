@@ -408,12 +408,12 @@ def explain(
     quoted = quoted_share(sentence) >= QUOTED
     out: list[str] = []
     said: set[str] = set()
-    subject = False
+    subject: list[str] = []  # the kept words among a family's first tokens, when they are most of them
     for family in fed:
         tokens = [t for t in ranked.get(family, ()) if family == "function_words" or t not in MARKS][:LOOK_AT]
         head = [t for t in tokens if t not in MARKS][:SUBJECT_HEAD]
         if head and sum(t in keep for t in head) * 2 > len(head):
-            subject = True
+            subject += [t for t in head if t in keep]
         if new:  # what the new wording brought in first, in the family's order
             tokens = [t for t in tokens if t in new] + [t for t in tokens if t not in new]
         for token in tokens:
@@ -443,13 +443,32 @@ def explain(
     if quoted and wording.REASON_QUOTED not in out and len(out) < MAX_REASONS:
         out.append(wording.REASON_QUOTED)
     if subject and subject_left and len(out) < MAX_REASONS:
-        out.append(wording.REASON_SUBJECT)
+        out.append(wording.REASON_SUBJECT.format(what=subject_kinds(subject, keep)))
     return out[:MAX_REASONS]
 
 
 def _line_starts(sentence: str) -> int:
     starts = (m.group(1) for m in _LINE_START.finditer(sentence))
     return sum(1 for w in starts if w not in _ALWAYS_CAPITAL and is_small(w.lower()))
+
+
+def subject_kinds(kept: Iterable[str], keep: Keep) -> str:
+    """What kinds of kept word `kept` holds, in words: "its names and topic words", "who it is about"."""
+    found = set()
+    for word in kept:
+        found |= {
+            kind
+            for kind, words_of_kind in (
+                ("names", keep.names),
+                ("numbers", keep.numbers),
+                ("subject", keep.subject),
+                ("people", keep.people),
+            )
+            if word in words_of_kind
+        }
+    kinds = [wording.SUBJECT_KINDS[k] for k in wording.SUBJECT_KINDS if k in found]
+    listed = ", ".join(kinds[:-1]) + (" and " if len(kinds) > 1 else "") + kinds[-1] if kinds else ""
+    return listed if listed.startswith("who") else f"its {listed}"
 
 
 def reads_as_verse(sentence: str) -> bool:

@@ -72,7 +72,12 @@ def test_when_the_subject_is_what_gives_the_writer_away_the_reason_says_so() -> 
     said = explain(
         {"delta": ["oil", "gas", "petroleum", "priced"]}, ["delta"], OIL, keep, text_figures(OIL), WRITERS
     )
-    assert said == [wording.REASON_SUBJECT]
+    # "Petroleum" is only ever capitalised (a name); no number word is among them
+    assert said == [wording.REASON_SUBJECT.format(what="its names and topic words")]
+    assert reasons.subject_kinds(["oil", "ann", "million"], keep) == "its numbers and topic words"
+    people = Keep(frozenset({"ann"}), frozenset(), frozenset({"oil"}), frozenset({"we"}))
+    assert reasons.subject_kinds(["we"], people) == "who it is about"
+    assert reasons.subject_kinds(["ann", "oil", "we"], people) == "its names, topic words and who it is about"
     # where a rewording can still take most of it off (the guide's gain), the subject is not what is left
     said = explain(
         {"delta": ["oil", "gas", "petroleum", "priced"]},
