@@ -396,9 +396,8 @@ def explain(
     away to rewording). Only then is "mostly the subject itself" said: under a sentence the guide names
     to reword it read as a contradiction (writer study run 6). `verse`: whether the sentence is quoted
     verse, as `verse_flags` reads it beside its neighbours (else read from the sentence alone)."""
-    if (
-        reads_as_verse(sentence) if verse is None else verse
-    ):  # no word of a quotation is the writer's to change (every study left them)
+    is_verse = reads_as_verse(sentence) if verse is None else verse
+    if is_verse:  # no word of a quotation is the writer's to change (every study left them)
         return [wording.REASON_VERSE]
     new = frozenset(brought_in)
     sentence_words = _word_counts(sentence)
@@ -447,11 +446,6 @@ def explain(
     return out[:MAX_REASONS]
 
 
-def _line_starts(sentence: str) -> int:
-    starts = (m.group(1) for m in _LINE_START.finditer(sentence))
-    return sum(1 for w in starts if w not in _ALWAYS_CAPITAL and is_small(w.lower()))
-
-
 def subject_kinds(kept: Iterable[str], keep: Keep) -> str:
     """What kinds of kept word `kept` holds, in words: "its names and topic words", "who it is about"."""
     found = set()
@@ -466,9 +460,14 @@ def subject_kinds(kept: Iterable[str], keep: Keep) -> str:
             )
             if word in words_of_kind
         }
-    kinds = [wording.SUBJECT_KINDS[k] for k in wording.SUBJECT_KINDS if k in found]
-    listed = ", ".join(kinds[:-1]) + (" and " if len(kinds) > 1 else "") + kinds[-1] if kinds else ""
+    kinds = [wording.SUBJECT_KINDS[k] for k in wording.SUBJECT_KINDS if k in found]  # never empty: all kept
+    listed = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
     return listed if listed.startswith("who") else f"its {listed}"
+
+
+def _line_starts(sentence: str) -> int:
+    starts = (m.group(1) for m in _LINE_START.finditer(sentence))
+    return sum(1 for w in starts if w not in _ALWAYS_CAPITAL and is_small(w.lower()))
 
 
 def reads_as_verse(sentence: str) -> bool:
