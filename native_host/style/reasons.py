@@ -271,15 +271,22 @@ MORE = 1.15  # a rate this many times theirs, or more, is "more than" theirs: be
 
 
 def _flagged_after_swap(word: str, other: str, figures: TextFigures, writers: Writers) -> bool:
-    """Would `other`, a word writers use less than `word`, be flagged in its turn: would the text with one
-    more use of it use it "more than writers in general"? Then offering it only moves the flag ('may' →
-    'might' → 'could', each flagged in turn in the writer study). A commoner word is always offered."""
+    """Would `other` be flagged in its turn? A word writers use less than `word`: if the text with one more
+    use of it would use it "more than writers" ('may' → 'might' → 'could', each flagged in turn in the
+    writer study). A commoner word: if the text already uses it more than writers ('however' → 'but' in
+    a text already heavy with 'but', run 9); one more use of a common word in a short text is no habit.
+    A word a reason never names (`data/unnamed_words.txt`: 'to' of 'have to') is never flagged."""
     theirs = writers.word_rate(word)
-    return any(
-        (figures.words.get(w, 0) + 1) / max(1, figures.n_words) * 1000.0 >= MORE * writers.word_rate(w)
-        for w in words(other)
-        if writers.word_rate(w) < theirs
-    )
+    never = data.words("unnamed_words.txt")
+    for w in words(other):
+        count = figures.words.get(w, 0)
+        if w in never or not (count or writers.word_rate(w) < theirs):
+            continue  # never named, or a commoner word the text does not use yet
+        if writers.word_rate(w) < theirs:
+            count += 1  # a rarer word: with the use the swap brings
+        if count / max(1, figures.n_words) * 1000.0 >= MORE * writers.word_rate(w):
+            return True
+    return False
 
 
 SwapCheck = Callable[[str, str], bool]  # (word, what else people write) -> does the swap lower the meter?
