@@ -279,12 +279,12 @@ def _flagged_after_swap(word: str, other: str, figures: TextFigures, writers: Wr
     theirs = writers.word_rate(word)
     never = data.words("unnamed_words.txt")
     for w in words(other):
-        count = figures.words.get(w, 0)
-        if w in never or not (count or writers.word_rate(w) < theirs):
+        rate = writers.word_rate(w)
+        # a rarer word with the use the swap brings; a commoner one as the text uses it already
+        count = figures.words.get(w, 0) + (rate < theirs)
+        if w in never or not count:
             continue  # never named, or a commoner word the text does not use yet
-        if writers.word_rate(w) < theirs:
-            count += 1  # a rarer word: with the use the swap brings
-        if count / max(1, figures.n_words) * 1000.0 >= MORE * writers.word_rate(w):
+        if count / max(1, figures.n_words) * 1000.0 >= MORE * rate:
             return True
     return False
 
@@ -412,6 +412,7 @@ def explain(
     # sentence of the text (style/sentences.py) but nothing to split
     n_words = max((len(words(piece)) for piece in _INNER_END.split(sentence)), default=0)
     quoted = quoted_share(sentence) >= QUOTED
+    own_marks = _REDACTED.sub(" ", sentence)  # the dashes of a struck-out name are the name's, kept
     out: list[str] = []
     said: set[str] = set()
     subject: list[str] = []  # the kept words among a family's first tokens, when they are most of them
@@ -428,8 +429,7 @@ def explain(
             if token == '"' and quoted:
                 reason: str | None = wording.REASON_QUOTED  # not "use fewer": the quotes go with the telling
             elif token in MARKS:
-                in_names_only = token not in _REDACTED.sub(" ", sentence)  # a struck-out name's: kept
-                reason = None if in_names_only else _mark_reason(token, n_words, figures, writers)
+                reason = _mark_reason(token, n_words, figures, writers) if token in own_marks else None
             elif is_small(token) and sentence_words[token] and token not in data.words("unnamed_words.txt"):
                 # no swap for a word used in a fixed phrase here ("as though" → "as but")
                 check = _never if fixed_use(token, sentence) else swap_lowers
@@ -455,19 +455,11 @@ def explain(
 
 def subject_kinds(kept: Iterable[str], keep: Keep) -> str:
     """What kinds of kept word `kept` holds, in words: "its names and topic words", "who it is about"."""
-    found = set()
-    for word in kept:
-        found |= {
-            kind
-            for kind, words_of_kind in (
-                ("names", keep.names),
-                ("numbers", keep.numbers),
-                ("subject", keep.subject),
-                ("people", keep.people),
-            )
-            if word in words_of_kind
-        }
-    kinds = [wording.SUBJECT_KINDS[k] for k in wording.SUBJECT_KINDS if k in found]  # never empty: all kept
+    kept = list(kept)
+    # SUBJECT_KINDS is keyed by Keep's own fields, in the order they are said; never empty: all are kept
+    kinds = [
+        said for kind, said in wording.SUBJECT_KINDS.items() if any(w in getattr(keep, kind) for w in kept)
+    ]
     listed = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " and " + kinds[-1]
     return listed if listed.startswith("who") else f"its {listed}"
 
@@ -492,8 +484,8 @@ def _continues_verse(sentence: str) -> bool:
     that leads into a quotation breaks mostly before small letters ("How delightfully the imagination,
     when wrought upon…, turns everything to melody and beauty: The very crowing of the cock, who…")."""
     starts = [m.group(1) for m in _LINE_START.finditer(sentence) if m.group(1) not in _ALWAYS_CAPITAL]
-    breaks = len(_BREAK.findall(sentence))
-    return _line_starts(sentence) >= 1 and len(starts) * 2 >= breaks
+    small = any(is_small(w.lower()) for w in starts)  # as _line_starts counts them
+    return small and len(starts) * 2 >= len(_BREAK.findall(sentence))
 
 
 def verse_flags(sentences: Sequence[str]) -> list[bool]:
