@@ -26,10 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from native_host.eval import calibration
 from native_host.eval.attackers import ATTACKERS, mask_kept
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
-from native_host.eval.run import parse_corpus_spec, training_texts
+from native_host.eval.run import parse_corpus_spec, rival_texts, training_texts
 from native_host.style.identify import Identifiability
 
 READ = str  # what the attackers read of a text: as written, or with --masked what the writer keeps masked
+RIVALS = False  # --rivals: each author's meter also holds the other candidates' training chunks as rivals
 BOUNDARIES = [round(x, 2) for x in np.arange(0.10, 0.71, 0.05)]
 
 
@@ -113,7 +114,11 @@ def from_study(path: Path, train: int) -> list[calibration.Placed]:
         held_out=held_out,
     )
     meters = {
-        a: Identifiability.from_texts(training_texts(split, a), exclude_corpora=(split.corpus,))
+        a: Identifiability.from_texts(
+            training_texts(split, a),
+            exclude_corpora=(split.corpus,),
+            rival_texts=rival_texts(split, a) if RIVALS or state.get("rivals") else None,
+        )
         for a in split.authors
     }
     texts, scores, truth = [], [], []
@@ -169,9 +174,15 @@ def main() -> None:
         action="store_true",
         help="the attackers read every text with the words the writer keeps masked",
     )
+    parser.add_argument(
+        "--rivals",
+        action="store_true",
+        help="study texts: each author's meter holds the other candidates' training chunks as rivals",
+    )
     args = parser.parse_args()
+    global READ, RIVALS
+    RIVALS = args.rivals
     if args.masked:
-        global READ
         READ = mask_kept
     placed = [t for d in args.from_eval for t in from_eval(d)]
     for study in args.from_study:

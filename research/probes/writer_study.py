@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
-from native_host.eval.run import parse_corpus_spec, training_texts
+from native_host.eval.run import parse_corpus_spec, rival_texts, training_texts
 from native_host.guide.analysis import guide
 from native_host.style.identify import Identifiability
 
@@ -59,13 +59,21 @@ def _meters(study: Path) -> dict[str, Identifiability]:
         return pickle.load(f)
 
 
-def prepare(study: Path, corpus_spec: str, per_author: int, held_out: str = "chunks") -> None:
+def prepare(
+    study: Path, corpus_spec: str, per_author: int, held_out: str = "chunks", rivals: bool = False
+) -> None:
+    """`rivals`: each author's meter also holds the other candidates' training chunks as rivals, as a
+    writer who stored samples of the people a reader might suspect (`fantasma profile add --rival`)."""
     study.mkdir(parents=True, exist_ok=True)
     name, authors = parse_corpus_spec(corpus_spec)
     corpus = find_corpus(name, load_manifest())
     split = split_corpus(corpus, authors or 5, per_author, TRAIN_CHUNKS, held_out=held_out)
     meters = {
-        author: Identifiability.from_texts(training_texts(split, author), exclude_corpora=(split.corpus,))
+        author: Identifiability.from_texts(
+            training_texts(split, author),
+            exclude_corpora=(split.corpus,),
+            rival_texts=rival_texts(split, author) if rivals else None,
+        )
         for author in split.authors
     }
     with (study / "surrogates.pkl").open("wb") as f:
@@ -87,6 +95,7 @@ def prepare(study: Path, corpus_spec: str, per_author: int, held_out: str = "chu
         {
             "corpus": split.corpus,
             "held_out": held_out,
+            "rivals": rivals,
             "authors": list(split.authors),
             "chunks": chunks,
             "train": train,
@@ -427,6 +436,11 @@ def main(argv: list[str] | None = None) -> int:
         default="chunks",
         help="documents: test chunks from books/essays no training chunk comes from",
     )
+    p.add_argument(
+        "--rivals",
+        action="store_true",
+        help="each meter holds the other candidates' training chunks as rivals (profile add --rival)",
+    )
     for name in ("show", "undo", "stop"):
         p = sub.add_parser(name)
         p.add_argument("study", type=Path)
@@ -455,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.command == "prepare":
-        prepare(args.study, args.corpus, args.chunks_per_author, args.held_out)
+        prepare(args.study, args.corpus, args.chunks_per_author, args.held_out, args.rivals)
     elif args.command == "show":
         print(view(args.study, _chunk(_load(args.study), args.chunk)))
     elif args.command == "edit":
