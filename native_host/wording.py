@@ -208,8 +208,14 @@ STANDS_OUT_MORE, POINTS_TO_YOU_MORE = "stands out more", "points to you more"
 # keeps hidden (docs/results.md, "The meter's calibration"). The composer says the same beside its meter
 # (extension/_locales/en/messages.json, composerUnlikelyCaveat).
 UNLIKELY_CAVEAT = (
-    "Only how you write was measured, and that is no guarantee: names, places, numbers and what the text "
-    "is about can still point to you."
+    "Only how you write was measured, against the people you named, and that is no guarantee: someone you "
+    "did not name, names, places, numbers and what the text is about can still point to you."
+)
+# Where a profile meter without rivals holds a score below the lowest boundary at "possibly"
+# (style/linkability.py `held`): measured, "unlikely" kept its promise only with rivals.
+NEEDS_SUSPECTS = (
+    'The meter goes no lower than "possibly" until you name the people a reader might suspect and add '
+    "samples of their writing: without them it cannot tell whether a reader would pick you out from among them."
 )
 # Why the figure rose.
 WORSE = "Worse than before: {named} now {verb}, because {why}."

@@ -183,7 +183,7 @@ function renderGuide() {
   $("meter-fill").style.width = `${Math.round(Math.min(1, Math.max(0, report.score)) * 100)}%`;
   $("meter-fill").className = report.level;
   setText($("guide-status"), [comparedWords(report), caveatWords(report)].filter(Boolean).join(" "));
-  $("open-options").hidden = report.mode !== "typicality";
+  $("open-options").hidden = report.mode !== "typicality" && !report.needs_suspects;
   const sentences = report.sentences ?? [];
   $("guided").hidden = sentences.length === 0;
   $("sentences").classList.remove("stale");
@@ -253,9 +253,12 @@ function comparedWords(report) {
  * still name them (the writer studies, held-out documents: at "unlikely" a character n-gram attacker still
  * names the writer about half the time, a third once those words are masked; docs/results.md, "The
  * meter's calibration").
- * Not in typicality mode, which says nothing of the writer; not at "likely" or "possibly".
+ * Not in typicality mode, which says nothing of the writer; not at "likely" or "possibly", except where
+ * the meter is held at "possibly" (`needs_suspects`: below its lowest boundary, but no one named a reader
+ * might suspect, without whom "unlikely" did not keep its promise): then how to let it say more.
  */
 function caveatWords(report) {
+  if (report.needs_suspects) return t("composerNeedsSuspects");
   return report.level === "unlikely" && report.mode !== "typicality" ? t("composerUnlikelyCaveat") : "";
 }
 

@@ -6,7 +6,8 @@ author's, trained on that author's training chunks only); per level, each attack
 texts there and their chance (1 / candidates of each text's corpus, averaged). The promise: at
 "unlikely", every attacker names the author at most chance + PROMISE_MARGIN.
 
-    Placed(corpus, kind, score, chance, correct)      one text: the meter's score, which attackers were right
+    Placed(corpus, kind, score, chance, correct, unlikely)   one text: the meter's score, which attackers were
+                                                             right, whether the meter may say "unlikely"
     calibrate(placed) -> dict                          per kind ("original", "rewritten", "all") and level
     format_lines(calibration) -> list[str]             the table `fantasma eval` prints
 
@@ -39,14 +40,22 @@ class Placed:
     score: float  # the meter's score of this text (the surrogate's, as the composer shows it)
     chance: float  # 1 / candidate authors in its corpus
     correct: dict[str, bool]  # attacker -> did it name the author
+    # whether the meter may say "unlikely" for it (linkability.says_unlikely): a profile meter without
+    # rivals holds a text below the lowest boundary at "possibly"
+    unlikely: bool = True
 
 
-def level(score: float, likely: float = linkability.LIKELY, possibly: float = linkability.POSSIBLY) -> str:
+def level(
+    score: float,
+    likely: float = linkability.LIKELY,
+    possibly: float = linkability.POSSIBLY,
+    unlikely: bool = True,
+) -> str:
     """linkability.level, with other boundaries when asked (measuring where they should be)."""
     if (likely, possibly) == (linkability.LIKELY, linkability.POSSIBLY):
-        return linkability.level(score)
+        return linkability.level(score, unlikely)
     shown = linkability.shown(score)
-    return "likely" if shown >= likely else "possibly" if shown >= possibly else "unlikely"
+    return "likely" if shown >= likely else "possibly" if shown >= possibly or not unlikely else "unlikely"
 
 
 def _cell(texts: Sequence[Placed], attackers: Sequence[str]) -> dict:
@@ -72,7 +81,9 @@ def calibrate(
         of_kind = [t for t in placed if kind == "all" or t.kind == kind]
         table[kind] = {
             "levels": {
-                lv: _cell([t for t in of_kind if level(t.score, likely, possibly) == lv], attackers)
+                lv: _cell(
+                    [t for t in of_kind if level(t.score, likely, possibly, t.unlikely) == lv], attackers
+                )
                 for lv in linkability.LEVELS
             },
             "overall": _cell(of_kind, attackers),
@@ -96,6 +107,7 @@ def calibrate(
                 "score": round(t.score, 4),
                 "chance": t.chance,
                 "correct": t.correct,
+                "unlikely": t.unlikely,
             }
             for t in placed
         ],
@@ -149,6 +161,11 @@ def _table_lines(calibration: dict) -> list[str]:
         "promise (at 'unlikely' every attacker ≤ chance + "
         f"{calibration['margin'] * 100:.0f} points): "
         + ("no text at 'unlikely'" if kept is None else "kept" if kept else "NOT kept")
+        + (
+            " (a meter without rivals never says 'unlikely': run with --rivals)"
+            if setting == "--profile"
+            else ""
+        )
     )
     return lines
 

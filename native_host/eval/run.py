@@ -19,6 +19,7 @@ import numpy as np
 from native_host.eval import calibration, guide_vs_attackers, naturalness, sentences, stealth
 from native_host.eval.attackers import ATTACKERS, mask_kept
 from native_host.eval.corpora import CorpusError, find_corpus, load_manifest, split_corpus
+from native_host.style import linkability
 
 DEFAULT_CORPORA = ("federalist", "brontes", "sotu")
 # Goals from the issue: measured and reported, not asserted.
@@ -396,8 +397,10 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
                 kind: float(np.mean([p == a for p, a in zip(named[name][kind], test_authors, strict=True)]))
                 for kind in ("original", "rewritten")
             }
-        placed += _placed(split.corpus, 1.0 / len(split.authors), outcomes[first:], named)
-        placed_masked += _placed(split.corpus, 1.0 / len(split.authors), outcomes[first:], named_masked)
+        says = {a: linkability.says_unlikely(s.mode, s.rivals) for a, s in surrogates.items()}
+        chance = 1.0 / len(split.authors)
+        placed += _placed(split.corpus, chance, outcomes[first:], named, says)
+        placed_masked += _placed(split.corpus, chance, outcomes[first:], named_masked, says)
         corpus_reports.append(
             {
                 "corpus": split.corpus,
@@ -440,17 +443,23 @@ def run_eval(options: EvalOptions, log: Callable[[str], None] = lambda _: None) 
 
 
 def _placed(
-    corpus: str, chance: float, outcomes: list[ChunkOutcome], named: dict[str, dict[str, list[str]]]
+    corpus: str,
+    chance: float,
+    outcomes: list[ChunkOutcome],
+    named: dict[str, dict[str, list[str]]],
+    unlikely: dict[str, bool],
 ) -> list[calibration.Placed]:
     """The corpus's test chunks, original and rewritten, each at the level the meter shows for its
     surrogate score (before / after), with which attackers named its author (`named`: attacker ->
-    kind -> author named, in the chunks' order). A chunk without a score is left out."""
+    kind -> author named, in the chunks' order). A chunk without a score is left out. `unlikely`:
+    author -> whether that author's surrogate may say "unlikely" (linkability.says_unlikely: not
+    `--profile` without `--rivals`)."""
     placed = []
     for i, o in enumerate(outcomes):
         for kind, score in (("original", o.identifiability_before), ("rewritten", o.identifiability_after)):
             if score is not None:
                 correct = {name: by_kind[kind][i] == o.author for name, by_kind in named.items()}
-                placed.append(calibration.Placed(corpus, kind, score, chance, correct))
+                placed.append(calibration.Placed(corpus, kind, score, chance, correct, unlikely[o.author]))
     return placed
 
 

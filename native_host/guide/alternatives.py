@@ -55,7 +55,8 @@ class Alternative:
     source: str  # "rules" | "model"
     changes: list[dict[str, str]] = field(default_factory=list)  # [{"from", "to"}], word level
 
-    def to_json(self, mode: str) -> dict[str, Any]:
+    def to_json(self, mode: str, unlikely: bool) -> dict[str, Any]:
+        """`unlikely`: whether the meter may say "unlikely" (linkability.says_unlikely)."""
         from native_host.style import linkability
 
         return {
@@ -64,8 +65,8 @@ class Alternative:
             "start": self.start,
             "end": self.end,
             "score": round(self.score, 4),
-            "level": linkability.level(self.score),
-            "level_words": linkability.words(self.score, mode),
+            "level": linkability.level(self.score, unlikely),
+            "level_words": linkability.words(self.score, mode, unlikely),
             "source": self.source,
             "changes": list(self.changes),
         }

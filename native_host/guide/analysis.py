@@ -89,14 +89,16 @@ class SentenceScore:
 @dataclass
 class GuideReport:
     score: float  # the identifiability report's score: the mean of `families`
-    level: str  # linkability.level(score)
-    level_words: str  # linkability.words(score, mode)
+    level: str  # linkability.level(score, says_unlikely)
+    level_words: str  # linkability.words(score, mode, says_unlikely)
     mode: str  # "profile" | "typicality"
     compared_with: str  # what the score compares the text with, in words
     message: str  # why the mode is what it is, when not what was asked for
     families: dict[str, float]
     sentences: list[SentenceScore]
     top: list[int]  # indices into `sentences`: the (up to) TOP_SENTENCES of most weight, most first
+    # the score is in the lowest band, but without rivals the meter says "possibly" (linkability.held)
+    needs_suspects: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,6 +111,7 @@ class GuideReport:
             "families": {f: round(v, 4) for f, v in self.families.items()},
             "sentences": [s.to_json() for s in self.sentences],
             "top": list(self.top),
+            "needs_suspects": self.needs_suspects,
         }
 
 
@@ -219,7 +222,8 @@ def guide(
     spread = {f: _spread([dz[f] for _, _, _, dz, _, _ in raw]) for f in zs}
     weights = [sum(dz[f] / spread[f] for f in zs) for _, _, _, dz, _, _ in raw]
     positive = sum(max(0.0, w) for w in weights)
-    level = linkability.level(score)
+    unlikely = linkability.says_unlikely(ident.mode, ident.rivals)
+    level = linkability.level(score, unlikely)
     verses = reasons.verse_flags([text[s:e] for s, e in spans])
     sentences: list[SentenceScore] = []
     for (s, e, fam, dz, gain, parts), weight, verse in zip(raw, weights, verses, strict=True):
@@ -238,7 +242,7 @@ def guide(
                 enough=level != "unlikely"
                 and share >= MIN_REASON_SHARE
                 and not verse
-                and linkability.level(score - gain) == "unlikely",
+                and linkability.level(score - gain, unlikely) == "unlikely",
                 families=fam,
                 feeds=[ATTACKER_WORDS[f] for f in fed],
                 reasons=_said(
@@ -269,13 +273,14 @@ def guide(
     return GuideReport(
         score=score,
         level=level,
-        level_words=linkability.words(score, ident.mode),
+        level_words=linkability.words(score, ident.mode, unlikely),
         mode=ident.mode,
         compared_with=compared_with(ident),
         message=ident.message,
         families=probs,
         sentences=sentences,
         top=top,
+        needs_suspects=linkability.held(score, unlikely),
     )
 
 

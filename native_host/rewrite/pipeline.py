@@ -355,7 +355,7 @@ def _search(
         search.BUDGETS[options.strength],
         extra=windows_as_edits,
         cancel=run.cancel,
-        enough=search.meter_says_unlikely,  # no change past what the meter needs (issue 43)
+        enough=search.meter_in_lowest_band,  # no change past what the meter needs (issue 43)
     )
     run.timings["search_s"] = time.perf_counter() - t
     families = Counter(a.family for a in found.applied)

@@ -517,9 +517,11 @@ class _Search:
             self._revert(culprit)
 
 
-def meter_says_unlikely(zs: dict[str, float]) -> bool:
-    """The guide's meter would say "unlikely" for a text with these family z (native_host/style/linkability.py)."""
-    return linkability.level(score_of(zs)) == "unlikely"
+def meter_in_lowest_band(zs: dict[str, float]) -> bool:
+    """The guide's meter would show a figure below its lowest boundary for a text with these family z
+    (native_host/style/linkability.py `band`): "unlikely" where it knows a rival, "possibly" held there
+    where it does not, and in both no further change lowers the level it says."""
+    return linkability.band(score_of(zs)) == "unlikely"
 
 
 def search(
@@ -538,7 +540,7 @@ def search(
     """Apply the subset of `edits` (spans of `text`, may overlap) that lowers `ident`'s objective most,
     within `budget`, such that every touched sentence and the whole text pass `checks`. With `enough`
     (the families' z -> bool), no edit is applied once it says the text needs no more change
-    (`meter_says_unlikely`: the rewrite changes no more than it takes to reach "unlikely").
+    (`meter_in_lowest_band`: the rewrite changes no more than it takes to reach the meter's lowest band).
 
     `origin`: the text the whole-text check compares against (default `text`; a later pass gives the
     user's text, so the passes together pass it); `spent`: (words, edits) earlier passes used of the

@@ -159,21 +159,31 @@ def standing(report: dict[str, Any] | None) -> dict[str, Any] | None:
     if not report:
         return None
     mode = "profile" if report.get("mode") == "profile" else "typicality"
-    now = linkability.words(report["score"], mode)
-    level = linkability.level(report["score"])
+    says = _says_unlikely(report)
+    now = linkability.words(report["score"], mode, says)
+    level = linkability.level(report["score"], says)
     return {
         "headline": wording.STANDING.format(is_=wording.IS if mode == "profile" else "", now=now),
         "level": level,
         "level_words": now,
         "strands": strands_line(report),
-        "caveat": unlikely_caveat(mode, level),
+        "caveat": unlikely_caveat(mode, level, linkability.held(report["score"], says)),
         "notes": mode_notes(report),
     }
 
 
-def unlikely_caveat(mode: str, level: str) -> str:
+def _says_unlikely(report: dict[str, Any]) -> bool:
+    """Whether the meter may say "unlikely" of an identifiability report (linkability.says_unlikely)."""
+    mode = "profile" if report.get("mode") == "profile" else "typicality"
+    return linkability.says_unlikely(mode, report.get("rivals") or [])
+
+
+def unlikely_caveat(mode: str, level: str, held: bool = False) -> str:
     """What "unlikely" does not read (what the writer keeps), said by the card and the markers panel at
-    that level in profile mode; "" elsewhere, where the level promises nothing of it."""
+    that level in profile mode; where the meter is `held` at "possibly" (linkability.held: no one named
+    a reader might suspect), how to let it say more; "" elsewhere, where the level promises nothing."""
+    if held:
+        return wording.NEEDS_SUSPECTS
     return wording.UNLIKELY_CAVEAT if mode == "profile" and level == "unlikely" else ""
 
 
@@ -231,7 +241,8 @@ def _figure(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     if people:
         line += wording.FIGURE_RIVALS.format(people=_people(people))
     mode = "typicality" if typicality else "profile"
-    levels = [linkability.level(before["score"]), linkability.level(after["score"])]
+    says = _says_unlikely(after)
+    levels = [linkability.level(before["score"], says), linkability.level(after["score"], says)]
     return {
         "before": before["score"],
         "after": after["score"],
@@ -240,7 +251,11 @@ def _figure(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
         "mode": mode,
         # the one scale the composer's meter speaks (style/linkability.py): the card's words, no number
         "levels": levels,
-        "level_words": [linkability.words(before["score"], mode), linkability.words(after["score"], mode)],
+        "level_words": [
+            linkability.words(before["score"], mode, says),
+            linkability.words(after["score"], mode, says),
+        ],
+        "held": linkability.held(after["score"], says),
         "text": text,
         "line": line,
         "words": words,
@@ -280,7 +295,7 @@ def _details(
     if after is None or before is None or figure is None:
         return out
     out.append(strands_line(after))
-    if caveat := unlikely_caveat(figure["mode"], figure["levels"][1]):
+    if caveat := unlikely_caveat(figure["mode"], figure["levels"][1], figure["held"]):
         out.append(caveat)
     if figure["direction"] == "higher":
         out.append(_why_worse(reply, before, after))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from native_host.eval.attackers import ATTACKERS, mask_kept
 from native_host.eval.corpora import find_corpus, load_manifest, split_corpus
-from native_host.eval.run import training_texts
+from native_host.eval.run import rival_texts, training_texts
 from native_host.style import linkability
 from native_host.style.identify import Identifiability
 
@@ -27,6 +27,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("runs", nargs="+", type=Path, help="writer-study exports of one split")
     ap.add_argument("--train-chunks", type=int, default=30)
+    ap.add_argument("--rivals", action="store_true", help="each meter holds the other candidates as rivals")
     args = ap.parse_args()
     runs = [json.loads(p.read_text(encoding="utf-8")) for p in args.runs]
     first = runs[0]
@@ -38,7 +39,11 @@ def main() -> None:
         held_out=first["held_out"],
     )
     meters = {
-        a: Identifiability.from_texts(training_texts(split, a), exclude_corpora=(split.corpus,))
+        a: Identifiability.from_texts(
+            training_texts(split, a),
+            exclude_corpora=(split.corpus,),
+            rival_texts=rival_texts(split, a) if args.rivals else None,
+        )
         for a in split.authors
     }
     texts: list[str] = []
@@ -49,10 +54,8 @@ def main() -> None:
             for step in chunk["steps"]:
                 versions.append(step.get("text_before", versions[-1]).replace(step["from"], step["to"], 1))
             for text in versions:
-                if (
-                    linkability.level(meters[chunk["author"]].score(text, sentences=False).score)
-                    == "unlikely"
-                ):
+                # the score's band: without rivals the meter says "possibly" there (linkability.held)
+                if linkability.band(meters[chunk["author"]].score(text, sentences=False).score) == "unlikely":
                     texts.append(text)
                     where.append((chunk["id"], chunk["author"]))
     print(f'{len(texts)} texts at "unlikely" from {len({c for c, _ in where})} chunks ({len(runs)} runs)')

@@ -15,6 +15,7 @@ Usage: .venv/bin/python research/probes/meter_thresholds.py --corpora sotu,russi
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -30,7 +31,23 @@ from native_host.eval.run import parse_corpus_spec, rival_texts, training_texts
 from native_host.style.identify import Identifiability
 
 READ = str  # what the attackers read of a text: as written, or with --masked what the writer keeps masked
-RIVALS = False  # --rivals: each author's meter also holds the other candidates' training chunks as rivals
+RIVALS = ""  # --rivals all|some: each author's meter also holds the other candidates' chunks as rivals
+SOME_RIVALS, SOME_CHUNKS = 2, 10  # --rivals some: the next 2 candidates only, 10 of their chunks each
+
+
+def _rivals(split, author: str) -> dict[str, list[str]] | None:
+    """What an author's meter holds as rivals: all the other candidates' training chunks (`all`, what the
+    attackers hold), or a writer who knows only some suspects and less of their writing (`some`)."""
+    if RIVALS in ("", "none"):
+        return None
+    every = rival_texts(split, author)
+    if RIVALS == "all":
+        return every
+    names = sorted(every)
+    after = [n for n in names if n > author] + [n for n in names if n < author]
+    return {n: every[n][:SOME_CHUNKS] for n in after[:SOME_RIVALS]}
+
+
 BOUNDARIES = [round(x, 2) for x in np.arange(0.10, 0.71, 0.05)]
 
 
@@ -39,7 +56,10 @@ def _split(spec: str, authors: int, chunks: int, train: int, held_out: str = "ch
     return split_corpus(find_corpus(name, load_manifest()), n or authors, chunks, train, held_out=held_out)
 
 
-def _place(split, texts: dict[str, list[str]], scores: dict[str, list[float]]) -> list[calibration.Placed]:
+def _place(
+    split, texts: dict[str, list[str]], scores: dict[str, list[float]], unlikely: bool
+) -> list[calibration.Placed]:
+    """`unlikely`: whether the meters may say "unlikely" (they hold rivals; linkability.says_unlikely)."""
     train = [READ(c.text) for c in split.train], [c.author for c in split.train]
     truth = [c.author for c in split.test]
     named = {
@@ -51,7 +71,9 @@ def _place(split, texts: dict[str, list[str]], scores: dict[str, list[float]]) -
         for i, author in enumerate(truth):
             correct = {k: named[k][kind][i] == author for k in ATTACKERS}
             out.append(
-                calibration.Placed(split.corpus, kind, scores[kind][i], 1 / len(split.authors), correct)
+                calibration.Placed(
+                    split.corpus, kind, scores[kind][i], 1 / len(split.authors), correct, unlikely
+                )
             )
     return out
 
@@ -76,19 +98,40 @@ def from_eval(directory: Path) -> list[calibration.Placed]:
             "original": [r["identifiability_before"] for r in chunks],
             "rewritten": [r["identifiability_after"] for r in chunks],
         }
-        placed += _place(split, texts, scores)
+        if RIVALS in ("all", "some") and not options.get("rivals"):  # scored again, holding the rivals
+            meters = {
+                a: Identifiability.from_texts(
+                    training_texts(split, a),
+                    exclude_corpora=(split.corpus,),
+                    rival_texts=_rivals(split, a),
+                )
+                for a in split.authors
+            }
+            authors = [c.author for c in split.test]
+            scores = {
+                kind: [meters[a].score(t, sentences=False).score for a, t in zip(authors, ts, strict=True)]
+                for kind, ts in texts.items()
+            }
+        says = (
+            RIVALS in ("all", "some")
+            or (not RIVALS and bool(options.get("rivals")))
+            or not options["profile"]
+        )
+        placed += _place(split, texts, scores, says)
     return placed
 
 
 def originals(spec: str, chunks: int, train: int, held_out: str) -> list[calibration.Placed]:
     split = _split(spec, 3, chunks, train, held_out)
     surrogates = {
-        a: Identifiability.from_texts(training_texts(split, a), exclude_corpora=(split.corpus,))
+        a: Identifiability.from_texts(
+            training_texts(split, a), exclude_corpora=(split.corpus,), rival_texts=_rivals(split, a)
+        )
         for a in split.authors
     }
     texts = [c.text for c in split.test]
     scores = [surrogates[c.author].score(c.text, sentences=False).score for c in split.test]
-    return _place(split, {"original": texts}, {"original": scores})
+    return _place(split, {"original": texts}, {"original": scores}, RIVALS in ("all", "some"))
 
 
 def _study_texts(chunk: dict) -> list[str]:
@@ -113,11 +156,27 @@ def from_study(path: Path, train: int) -> list[calibration.Placed]:
         train,
         held_out=held_out,
     )
+    wrong: dict[str, list[str]] = {}
+    if RIVALS == "wrong":  # two writers of the same corpus the attackers do not hold: the wrong suspects
+        wider = split_corpus(
+            find_corpus(state["corpus"], load_manifest()),
+            len(state["authors"]) + 2,
+            len(state["chunks"]) // len(state["authors"]),
+            train,
+            held_out=held_out,
+        )
+        wrong = {a: training_texts(wider, a) for a in wider.authors if a not in split.authors}
     meters = {
         a: Identifiability.from_texts(
             training_texts(split, a),
             exclude_corpora=(split.corpus,),
-            rival_texts=rival_texts(split, a) if RIVALS or state.get("rivals") else None,
+            rival_texts=wrong
+            if RIVALS == "wrong"
+            else _rivals(split, a)
+            if RIVALS
+            else rival_texts(split, a)
+            if state.get("rivals")
+            else None,
         )
         for a in split.authors
     }
@@ -137,6 +196,7 @@ def from_study(path: Path, train: int) -> list[calibration.Placed]:
             scores[i],
             1 / len(split.authors),
             {k: named[k][i] == truth[i] for k in ATTACKERS},
+            RIVALS in ("all", "some", "wrong") or (not RIVALS and bool(state.get("rivals"))),
         )
         for i in range(len(texts))
     ]
@@ -145,7 +205,7 @@ def from_study(path: Path, train: int) -> list[calibration.Placed]:
 def scan(placed: list[calibration.Placed]) -> list[str]:
     lines = [f"{'unlikely below':>14} {'texts':>6} {'chance':>7} worst attacker − chance (points)"]
     for b in BOUNDARIES:
-        below = [t for t in placed if calibration.level(t.score, max(b, 0.5), b) == "unlikely"]
+        below = [t for t in placed if calibration.level(t.score, max(b, 0.5), b, t.unlikely) == "unlikely"]
         if not below:
             lines.append(f"{b:>14.2f} {0:>6}")
             continue
@@ -176,8 +236,17 @@ def main() -> None:
     )
     parser.add_argument(
         "--rivals",
+        choices=("all", "some", "none", "wrong"),
+        default="",
+        help="each author's meter holds the other candidates as rivals: all their training chunks, "
+        f"{SOME_CHUNKS} chunks of {SOME_RIVALS} of them, or none (default: as each study was run); "
+        "wrong (studies only): two other writers of the corpus whom the attackers do not hold",
+    )
+    parser.add_argument(
+        "--band",
         action="store_true",
-        help="study texts: each author's meter holds the other candidates' training chunks as rivals",
+        help='place texts by the score\'s band: below 0.30 is "unlikely" even where the meter holds no rival '
+        "(what the meter said before it needed one)",
     )
     args = parser.parse_args()
     global READ, RIVALS
@@ -189,6 +258,8 @@ def main() -> None:
         placed += from_study(study, args.train_chunks)
     for spec in filter(None, args.corpora.split(",")):
         placed += originals(spec, args.chunks_per_author, args.train_chunks, args.held_out)
+    if args.band:
+        placed = [dataclasses.replace(t, unlikely=True) for t in placed]
     table = calibration.calibrate(placed)
     if args.json:
         args.json.write_text(json.dumps(table["texts"]) + "\n", encoding="utf-8")

@@ -209,12 +209,20 @@ def edit(study: Path, cid: str, number: str, sentence: str) -> None:
         print(f"\nThis chunk is done: {why}.")
 
 
-def _effect_words(before: dict[str, Any], score: float) -> str:
+def _says_unlikely(study: Path, chunk: dict[str, Any]) -> bool:
+    """Whether the chunk's meter may say "unlikely" (it holds rivals; style/linkability.py)."""
+    from native_host.style import linkability
+
+    meter = _meters(study)[chunk["author"]]
+    return linkability.says_unlikely(meter.mode, meter.rivals)
+
+
+def _effect_words(before: dict[str, Any], score: float, unlikely: bool) -> str:
     """What an alternative does to the meter, in the composer's words (no score): "likely → possibly", or
     "still likely, a little lower"."""
     from native_host.style import linkability
 
-    after = linkability.level(score)
+    after = linkability.level(score, unlikely)
     if after != before["level"]:
         return f"Meter: {before['level']} → {after}"
     return f"Meter: still {after}, a little lower"
@@ -258,7 +266,7 @@ def alternatives(study: Path, cid: str, number: int) -> None:
         return
     print(f"Sentence {number}: {len(found)} other way(s) to say it, each checked for meaning and fluency:")
     for k, alt in enumerate(found, 1):
-        print(f"  {k}. {alt.sentence}\n     {_effect_words(before, alt.score)}")
+        print(f"  {k}. {alt.sentence}\n     {_effect_words(before, alt.score, _says_unlikely(study, chunk))}")
     print(f"Put one in with: use {cid} {number} K")
 
 
@@ -299,12 +307,13 @@ def _outcome(study: Path, chunk: dict[str, Any]) -> tuple[str, int, str]:
     from native_host.style import linkability
 
     steps = chunk["steps"]
+    unlikely = _says_unlikely(study, chunk)
     for k, step in enumerate(steps):
-        if linkability.level(step["score_after"]) == "unlikely":
+        if linkability.level(step["score_after"], unlikely) == "unlikely":
             text = steps[k + 1]["text_before"] if k + 1 < len(steps) else chunk["text"]
             return text, k + 1, "unlikely"
     if steps:
-        return chunk["text"], len(steps), linkability.level(steps[-1]["score_after"])
+        return chunk["text"], len(steps), linkability.level(steps[-1]["score_after"], unlikely)
     return chunk["text"], 0, _report(study, chunk, chunk["text"])["level"]
 
 
@@ -410,6 +419,7 @@ def export(study: Path, out: Path) -> None:
             {
                 "corpus": state["corpus"],
                 "held_out": state.get("held_out", "chunks"),
+                "rivals": state.get("rivals", False),
                 "authors": state["authors"],
                 "chunks": chunks,
             },

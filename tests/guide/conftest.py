@@ -17,3 +17,17 @@ def hamilton() -> tuple[Identifiability, list[str]]:
         [c.text for c in split.train if c.author == "Hamilton"], exclude_corpora=(split.corpus,)
     )
     return ident, [c.text for c in split.test]
+
+
+@pytest.fixture(scope="module")
+def hamilton_named() -> tuple[Identifiability, list[str]]:
+    """Hamilton's profile holding the split's other two authors as rivals (people a reader might suspect):
+    the meter that may say "unlikely" (style/linkability.py says_unlikely); the same test chunks."""
+    split = split_corpus(find_corpus("federalist", load_manifest()), 3, 4, 30)
+    others = {a: [c.text for c in split.train if c.author == a] for a in split.authors if a != "Hamilton"}
+    ident = Identifiability.from_texts(
+        [c.text for c in split.train if c.author == "Hamilton"],
+        rival_texts=others,
+        exclude_corpora=(split.corpus,),
+    )
+    return ident, [c.text for c in split.test]

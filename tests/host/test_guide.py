@@ -57,7 +57,12 @@ def check_guide(reply: dict, text: str) -> None:
         "families",
         "sentences",
         "top",
+        "needs_suspects",
     }
+    # a profile meter that knows no one a reader might suspect says "possibly" at most (linkability.py)
+    no_suspects = reply["mode"] == "profile" and "you named" not in reply["compared_with"]
+    assert reply["needs_suspects"] == (no_suspects and round(reply["score"], 2) < 0.3)
+    assert not (no_suspects and reply["level"] == "unlikely")
     assert [(s["start"], s["end"]) for s in reply["sentences"]] == sentence_spans(text)
     positive = [s["weight"] for s in reply["sentences"] if s["weight"] > 0]
     shares = [s["share"] for s in reply["sentences"]]
@@ -69,9 +74,11 @@ def check_guide(reply: dict, text: str) -> None:
         assert s["share"] == pytest.approx(expected, abs=1e-3)
         # the sentence's contribution is the mean of its families' (as the score is the families' mean)
         assert s["contribution"] == pytest.approx(sum(s["families"].values()) / 3, abs=1e-4)
-        # "enough": this sentence's gain alone takes the shown score below "possibly"
+        # "enough": this sentence's gain alone takes the shown score below "possibly", where the meter may
+        # say "unlikely"
         enough = (
-            reply["level"] != "unlikely"
+            not no_suspects
+            and reply["level"] != "unlikely"
             and s["share"] >= 0.005
             and round(reply["score"] - s["gain"], 2) < 0.3
             and index in reply["top"]  # said only of a sentence the guide names to reword

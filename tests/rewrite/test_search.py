@@ -264,7 +264,7 @@ def test_spans_written_by_a_pass_follow_the_text_as_it_grows_and_shrinks():
 
 
 def test_the_search_stops_once_enough_and_applies_nothing_past_it(checks):
-    """`enough` (the rewrite passes the meter's "unlikely", `meter_says_unlikely`) stops the search at the
+    """`enough` (the rewrite passes the meter's lowest boundary, `meter_in_lowest_band`) stops the search at the
     first edit that makes it true: fewer edits than the whole search, the text past the line, and the
     same edits less the last one not past it."""
     from native_host.style.identify import score_of

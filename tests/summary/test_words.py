@@ -137,6 +137,7 @@ def test_the_headline_says_what_changed_and_how_much_harder_to_link():
         "mode": "profile",
         "levels": ["likely", "possibly"],
         "level_words": ["likely to be linked to you", "possibly linked to you"],
+        "held": False,
         "text": "identifiability 0.82 → 0.41",
         "line": "identifiability 0.82 → 0.41 · much harder to link to you",
     }
@@ -170,7 +171,7 @@ def test_a_figure_that_got_worse_says_so_and_why():
 
 def test_the_digits_are_rounded_once_here():
     """Every surface shows these digits; JavaScript's toFixed(2) would say 0.63 and 0.13 (ties round up)."""
-    built = summary.build(reply(report(0.625), report(0.125)))
+    built = summary.build(reply(report(0.625, rivals=["Ann"]), report(0.125, rivals=["Ann"])))
     assert built["identifiability"]["shown"] == ["0.62", "0.12"]
     assert built["identifiability"]["text"] == "identifiability 0.62 → 0.12"
     assert built["identifiability"]["levels"] == ["likely", "unlikely"]  # 0.625 ≥ 0.5 > 0.3 > 0.125
@@ -248,9 +249,16 @@ def test_the_standing_of_a_text_is_said_in_the_cards_words_for_the_text_after(ca
 
 def test_the_markers_panel_says_what_unlikely_does_not_read_in_profile_mode_only():
     unlinked = {"score": 0.12, "families": {}, "linked_by": [], "sentences": [], "mode": "profile"}
-    assert summary.standing(unlinked)["caveat"] == wording.UNLIKELY_CAVEAT
-    assert summary.standing({**unlinked, "score": 0.45})["caveat"] == ""
+    named = {**unlinked, "rivals": ["Ann"]}
+    assert summary.standing(named)["level"] == "unlikely"
+    assert summary.standing(named)["caveat"] == wording.UNLIKELY_CAVEAT
+    assert summary.standing({**named, "score": 0.45})["caveat"] == ""
     assert summary.standing({**unlinked, "mode": "typicality"})["caveat"] == ""
+    # no one named a reader might suspect: "possibly", and how to let the meter say more
+    held = summary.standing(unlinked)
+    assert held["level"] == "possibly" and held["level_words"] == "possibly linked to you"
+    assert held["caveat"] == wording.NEEDS_SUSPECTS
+    assert summary.standing({**unlinked, "score": 0.45})["caveat"] == ""
 
 
 def test_nothing_left_to_link_suggests_nothing_with_samples_and_samples_without():
@@ -307,7 +315,7 @@ def test_real_replies_from_the_pipeline_and_the_identifiability_model(isolated_h
     assert built["identifiability"]["shown"] == [f"{before['score']:.2f}", f"{after['score']:.2f}"]
     # the headline says the level in words (the scale of style/linkability.py), never a bare number
     assert not re.search(r"\d\.\d", built["headline"]), built["headline"]
-    after_words = linkability.words(after["score"], "typicality")
+    after_words = linkability.words(after["score"], "typicality", True)
     assert after_words in built["headline"] and after_words == built["identifiability"]["level_words"][1]
     assert built["markers"] == {
         "before": finished["markers_before"]["count"],
@@ -380,17 +388,31 @@ def test_habits_removed_but_still_linked_is_one_message_not_two():
         built["headline"] == "8 habits removed, none left; but the text still stands out from other writers."
     )
     assert built["identifiability"]["line"].startswith("identifiability 1.00 → 1.00")  # the number, on demand
-    better = summary.build(reply(report(0.7), report(0.2), markers_after={"count": 0, "families": {}}))
+    better = summary.build(
+        reply(
+            report(0.7, rivals=["Ann"]),
+            report(0.2, rivals=["Ann"]),
+            markers_after={"count": 0, "families": {}},
+        )
+    )
     assert better["headline"] == (
         "14 habits removed, none left; the text is now unlikely to be linked to you (before: likely)."
     )
+    # without anyone named a reader might suspect, the meter goes no lower than "possibly"
+    held = summary.build(reply(report(0.7), report(0.2), markers_after={"count": 0, "families": {}}))
+    assert (
+        held["headline"]
+        == "14 habits removed, none left; the text is now possibly linked to you (before: likely)."
+    )
+    assert wording.NEEDS_SUSPECTS in held["details"] and held["identifiability"]["held"] is True
 
 
 @pytest.mark.parametrize(
     ("after", "caveat"),
     [
-        (report(0.2, {"char3": 0.2, "delta": 0.3, "function_words": 0.1}), True),
-        (report(0.29), True),  # the last shown digits below "possibly" (0.30)
+        (report(0.2, {"char3": 0.2, "delta": 0.3, "function_words": 0.1}, rivals=["Ann"]), True),
+        (report(0.29, rivals=["Ann"]), True),  # the last shown digits below "possibly" (0.30)
+        (report(0.2, {"char3": 0.2, "delta": 0.3, "function_words": 0.1}), False),  # no rivals: "possibly"
         (report(0.41, {"char3": 0.6, "delta": 0.3, "function_words": 0.33}), False),
         (report(0.75), False),
         (report(0.2, {"char3": 0.2, "delta": 0.3, "function_words": 0.1}, "typicality", NO_SAMPLES), False),
@@ -399,6 +421,7 @@ def test_habits_removed_but_still_linked_is_one_message_not_two():
     ids=[
         "profile unlikely",
         "profile 0.29",
+        "profile held at possibly",
         "profile possibly",
         "profile likely",
         "typicality",
@@ -410,7 +433,7 @@ def test_unlikely_in_profile_mode_says_what_the_level_does_not_read(after, cavea
     writer writes was measured: names, places, numbers and the subject can still point to them (the writer
     study: a letter-pattern attacker still names the writer about half the time there, through what the
     writer keeps). Not at "possibly" or "likely", not in typicality mode (which says nothing of the writer)."""
-    before = report(0.8, mode=after["mode"], message=after["message"])
+    before = report(0.8, mode=after["mode"], message=after["message"], rivals=after["rivals"])
     built = summary.build(reply(before, after))
     said = wording.UNLIKELY_CAVEAT in built["details"]
     assert said == caveat, built["details"]
@@ -422,7 +445,8 @@ def test_unlikely_in_profile_mode_says_what_the_level_does_not_read(after, cavea
         at = built["details"].index(wording.UNLIKELY_CAVEAT)
         assert built["details"][at - 1] == summary.strands_line(after), built["details"]
         assert wording.UNLIKELY_CAVEAT == (
-            "Only how you write was measured, and that is no guarantee: names, places, numbers and what the "
+            "Only how you write was measured, against the people you named, and that is no guarantee: someone "
+            "you did not name, names, places, numbers and what the "
             "text is about can still point to you."
         )
     else:

@@ -8,6 +8,7 @@ from typing import Any
 from native_host.host import schema
 from native_host.host.errors import ErrorCode, ProtocolError
 from native_host.host.handlers.context import Cancelled, Context, current_settings, profile_off_note
+from native_host.style import linkability
 
 
 def guide(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
@@ -68,7 +69,9 @@ def guide_alternatives(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
         "start": start,
         "end": end,
         "score": round(ident.score(text, sentences=False).score, 4),
-        "alternatives": [alt.to_json(ident.mode) for alt in found],
+        "alternatives": [
+            alt.to_json(ident.mode, linkability.says_unlikely(ident.mode, ident.rivals)) for alt in found
+        ],
         "reason": reason,
     }
 
