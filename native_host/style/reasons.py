@@ -58,6 +58,8 @@ SUBJECT_ZIPF = 4.5  # a content word rarer than this (fewer than ~30 per million
 LOOK_AT = 8  # tokens of a family's ranking read for a reason (past these, removal moves the family little)
 SUBJECT_HEAD = 3  # when most of a family's first tokens are kept words, the subject is the reason
 MAX_REASONS = 2
+_SPLIT = "split"  # a connective's advice (data/connectives.tsv) that asks for more sentences
+CHOSEN = 3  # at most this many of a sentence's own content words named where nothing else stands out
 LONG_SENTENCE = 1.5  # a sentence this many times the writers' mean length is long
 MARKS = frozenset(PUNCTUATION)
 QUOTED = 0.5  # a sentence with this part of its words inside double quotes is mostly quoted speech
@@ -319,10 +321,13 @@ def _word_reason(
     writers: Writers,
     here: int = 0,
     swap_lowers: SwapCheck | None = None,
+    sentence_words: int | None = None,
 ) -> str | None:
     """`here`: how often the sentence the reason is shown under uses the word (0: not said).
     `swap_lowers`: the swap is offered only where it lowers the meter (the writer study: 'simply' →
-    'just', as offered, raised it)."""
+    'just', as offered, raised it). `sentence_words`: the length of that sentence; advice to split
+    ('and': "split long chains of clauses") is not given under one shorter than the writers' mean, where
+    the text's short sentences say "join some" (writer study run 10: both under one sentence)."""
     if not figures.n_words:
         return None
     count = figures.words.get(word, 0)
@@ -333,6 +338,8 @@ def _word_reason(
     if count == 0 or yours < MORE * theirs or _rate(yours) == _rate(theirs):
         return None
     other, how = connectives().get(word, ("", ""))
+    if how.startswith(_SPLIT) and sentence_words is not None and sentence_words < writers.mean_sentence:
+        how = ""
     if other and (
         any(w in keep for w in words(other))
         or _flagged_after_swap(word, other, figures, writers)
@@ -355,7 +362,12 @@ def _word_reason(
     )
 
 
-def _mark_reason(mark: str, sentence_words: int, figures: TextFigures, writers: Writers) -> str | None:
+def _mark_reason(
+    mark: str, sentence_words: int, figures: TextFigures, writers: Writers, here: float | None = None
+) -> str | None:
+    """`here`: the mark's rate per 100 words in the sentence the reason is shown under; a mark it uses
+    less than writers do is not blamed there, whatever the text's rate (writer study run 10: "commas:
+    use fewer" under a sentence with one comma)."""
     if mark == ".":  # full stops are sentence length: "join some" only under a short sentence
         if 0 < figures.mean_sentence < writers.mean_sentence and sentence_words < writers.mean_sentence:
             return wording.REASON_SHORT.format(
@@ -372,7 +384,7 @@ def _mark_reason(mark: str, sentence_words: int, figures: TextFigures, writers: 
     if theirs is None or not figures.n_words:
         return None
     yours = figures.marks.get(mark, 0) / figures.n_words * 100.0
-    if yours < MORE * theirs or _rate(yours) == _rate(theirs):
+    if yours < MORE * theirs or _rate(yours) == _rate(theirs) or (here is not None and here < theirs):
         return None
     return wording.REASON_MARK.format(
         marks=wording.MARK_WORDS.get(mark, mark),
@@ -429,11 +441,12 @@ def explain(
             if token == '"' and quoted:
                 reason: str | None = wording.REASON_QUOTED  # not "use fewer": the quotes go with the telling
             elif token in MARKS:
-                reason = _mark_reason(token, n_words, figures, writers) if token in own_marks else None
+                here = own_marks.count(token) / max(1, sum(sentence_words.values())) * 100.0
+                reason = _mark_reason(token, n_words, figures, writers, here) if token in own_marks else None
             elif is_small(token) and sentence_words[token] and token not in data.words("unnamed_words.txt"):
                 # no swap for a word used in a fixed phrase here ("as though" → "as but")
                 check = _never if fixed_use(token, sentence) else swap_lowers
-                reason = _word_reason(token, keep, figures, writers, sentence_words[token], check)
+                reason = _word_reason(token, keep, figures, writers, sentence_words[token], check, n_words)
             else:
                 reason = None  # a content word: never named (changing it changes what is said)
             if reason is None:
@@ -451,6 +464,40 @@ def explain(
     if subject and subject_left and len(out) < MAX_REASONS:
         out.append(wording.REASON_SUBJECT.format(what=subject_kinds(subject, keep)))
     return out[:MAX_REASONS]
+
+
+def chosen_words(ranked: Mapping[str, Sequence[str]], fed: Sequence[str], sentence: str, keep: Keep) -> list[str]:
+    """Where no small word or mark of a sentence stands out: its own common content words (never a small
+    word, a mark or what the writer keeps: names, numbers, subject words, pronouns, protected terms) whose
+    removal lowers the families it feeds most, in the families' order, at most CHOSEN. Writer study run 10:
+    "no one small word or mark stands out here" gave the writers nothing to work from."""
+    present = _word_counts(sentence)
+    out: list[str] = []
+    for family in fed:
+        for token in ranked.get(family, ())[:LOOK_AT]:
+            if (
+                token in out
+                or token in MARKS
+                or token in keep
+                or is_small(token)
+                or len(token) < 3
+                or not present[token]
+                or not token.replace("'", "").isalpha()
+            ):
+                continue
+            out.append(token)
+    return out[:CHOSEN]
+
+
+def chosen_reason(chosen: Sequence[str]) -> str:
+    """REASON_CHOSEN(_ONE) naming `chosen` ('a'; 'a' and 'b'; 'a', 'b' and 'c'), or REASON_WORDING without
+    any."""
+    if not chosen:
+        return wording.REASON_WORDING
+    quoted = [f"'{w}'" for w in chosen]
+    if len(quoted) == 1:
+        return wording.REASON_CHOSEN_ONE.format(words=quoted[0])
+    return wording.REASON_CHOSEN.format(words=f"{', '.join(quoted[:-1])}{wording.AND}{quoted[-1]}")
 
 
 def subject_kinds(kept: Iterable[str], keep: Keep) -> str:

@@ -24,6 +24,8 @@ DIRECTION = re.compile(
             "subject itself",
             "in your own words",
             "in other words",
+            "choose others for them",
+            "choose another for it",
         ]
         + [re.escape(how) for _, how in reasons.connectives().values() if how]
     )
@@ -523,3 +525,43 @@ def test_a_line_of_verse_beside_verse_continues_it() -> None:
         verse=True,
     )
     assert said == [wording.REASON_VERSE]
+
+
+def test_a_short_sentence_is_never_told_to_split_and_join_at_once() -> None:
+    """Writer study run 10: "split long chains of clauses" ('and') and "short sentences… join some" under one
+    sentence. Under a sentence shorter than the writers' mean the 'and' reason gives no split advice."""
+    text = "I ran and ran and fell. He came and went. We sat and ate and slept. They rode and sang."
+    figures = text_figures(text)
+    writers = Writers({".": 4.0, ",": 5.0}, 23.0, rates={"and": 20.0})
+    short = "I ran and ran and fell."
+    said = explain(
+        {"function_words": ["and", "."]}, ["function_words"], short, keep_words(text), figures, writers
+    )
+    assert said and said[0].startswith("'and'") and not any("split" in r for r in said), said
+    assert figures.mean_sentence < writers.mean_sentence  # where "join some" is said of the text
+    # under a sentence of the writers' length or more, the advice to split stays
+    long = "I ran and ran and fell over the stones by the river and got up and walked on and on until night came."
+    longer = text_figures(f"{long} {long}")
+    said = explain({"function_words": ["and"]}, ["function_words"], long, keep_words(long), longer, writers)
+    assert any("split long chains of clauses" in r for r in said), said
+
+
+def test_a_mark_is_not_blamed_under_a_sentence_that_uses_it_less_than_writers() -> None:
+    """Writer study run 10: "commas: … use fewer" under a sentence with one comma in 20 words (the rate is
+    the text's). Blamed where the sentence itself uses it more than writers do."""
+    heavy = "Then, at last, he came, and, slowly, sat."
+    light = "Then at last he came in from the long wet road by the river and sat down by the fire, tired."
+    text = f"{heavy} {heavy} {light}"
+    figures = text_figures(text)
+    writers = Writers({".": 4.0, ",": 5.0}, 23.0)
+    assert figures.marks[","] / figures.n_words * 100 > 5.0
+    keep = keep_words(text)
+    assert explain({"function_words": [","]}, ["function_words"], light, keep, figures, writers) == []
+    said = explain({"function_words": [","]}, ["function_words"], heavy, keep, figures, writers)
+    assert said and said[0].startswith("commas"), said
+
+
+def test_yet_meaning_still_is_offered_no_swap_for_but() -> None:
+    """Writer study run 10: "'yet' … others write 'but'" under "no rain had yet washed away"."""
+    assert reasons.fixed_use("yet", "No rain had yet washed away the marks.")
+    assert not reasons.fixed_use("yet", "It was late, yet he stayed.")
