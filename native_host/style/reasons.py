@@ -466,7 +466,9 @@ def explain(
     return out[:MAX_REASONS]
 
 
-def chosen_words(ranked: Mapping[str, Sequence[str]], fed: Sequence[str], sentence: str, keep: Keep) -> list[str]:
+def chosen_words(
+    ranked: Mapping[str, Sequence[str]], fed: Sequence[str], sentence: str, keep: Keep
+) -> list[str]:
     """Where no small word or mark of a sentence stands out: its own common content words (never a small
     word, a mark or what the writer keeps: names, numbers, subject words, pronouns, protected terms) whose
     removal lowers the families it feeds most, in the families' order, at most CHOSEN. Writer study run 10:
