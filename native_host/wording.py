@@ -96,17 +96,6 @@ SUBJECT_KINDS = {
 }
 # a sentence that gives something away where no small word, mark or length is the cause: its content words
 # as a whole (never named one by one: which of them carry a fact only the writer knows)
-# where no small word or mark stands out, the sentence's own common words that give most away
-# (style/reasons.py chosen_words; never a name, number, subject word or pronoun)
-REASON_CHOSEN = (
-    "no one small word or mark stands out here, but your words {words} read most like you: choose others "
-    "for them, keeping what they say"
-)
-REASON_CHOSEN_ONE = (
-    "no one small word or mark stands out here, but your word {words} reads most like you: choose another "
-    "for it, keeping what it says"
-)
-AND = " and "  # the last of a list of words ("'a', 'b' and 'c'")
 REASON_WORDING = (
     "no one small word or mark stands out here: it is the words you chose for it as a whole; say it in "
     "other words of your own, keeping its facts"

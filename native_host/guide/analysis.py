@@ -384,14 +384,14 @@ def _said(
 ) -> list[str]:
     """The sentence's reasons in words (style/reasons.py), from its cached ranking and this text's figures;
     a sentence that gives something away always gets one (writer study run 7: "named first with no
-    reason"): where no small word or mark stands out, its own common words that give most away, else that
-    it is the words chosen as a whole."""
+    reason"): where no small word or mark stands out, that it is the words chosen as a whole (naming its
+    own common words instead was tried in writer-study run 11 and dropped: docs/decisions.md)."""
     sentence = text[s:e]
     new = reasons.brought_in(sentence, previous)
     said_here = reasons.explain(
         ranked, fed, sentence, said.keep, said.figures, said.writers, new, swap, subject_left, verse
     )
-    return said_here or [reasons.chosen_reason(reasons.chosen_words(ranked, fed, sentence, said.keep))]
+    return said_here or [wording.REASON_WORDING]
 
 
 def swap_lowers(state: TextState, score: float, start: int, end: int) -> reasons.SwapCheck:

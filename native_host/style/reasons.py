@@ -59,7 +59,6 @@ LOOK_AT = 8  # tokens of a family's ranking read for a reason (past these, remov
 SUBJECT_HEAD = 3  # when most of a family's first tokens are kept words, the subject is the reason
 MAX_REASONS = 2
 _SPLIT = "split"  # a connective's advice (data/connectives.tsv) that asks for more sentences
-CHOSEN = 3  # at most this many of a sentence's own content words named where nothing else stands out
 LONG_SENTENCE = 1.5  # a sentence this many times the writers' mean length is long
 MARKS = frozenset(PUNCTUATION)
 QUOTED = 0.5  # a sentence with this part of its words inside double quotes is mostly quoted speech
@@ -464,42 +463,6 @@ def explain(
     if subject and subject_left and len(out) < MAX_REASONS:
         out.append(wording.REASON_SUBJECT.format(what=subject_kinds(subject, keep)))
     return out[:MAX_REASONS]
-
-
-def chosen_words(
-    ranked: Mapping[str, Sequence[str]], fed: Sequence[str], sentence: str, keep: Keep
-) -> list[str]:
-    """Where no small word or mark of a sentence stands out: its own common content words (never a small
-    word, a mark or what the writer keeps: names, numbers, subject words, pronouns, protected terms) whose
-    removal lowers the families it feeds most, in the families' order, at most CHOSEN. Writer study run 10:
-    "no one small word or mark stands out here" gave the writers nothing to work from."""
-    present = _word_counts(sentence)
-    out: list[str] = []
-    for family in fed:
-        for token in ranked.get(family, ())[:LOOK_AT]:
-            if (
-                token in out
-                or token in MARKS
-                or token in keep
-                or is_small(token)
-                or len(token) < 3
-                or not present[token]
-                or not token.replace("'", "").isalpha()
-            ):
-                continue
-            out.append(token)
-    return out[:CHOSEN]
-
-
-def chosen_reason(chosen: Sequence[str]) -> str:
-    """REASON_CHOSEN(_ONE) naming `chosen` ('a'; 'a' and 'b'; 'a', 'b' and 'c'), or REASON_WORDING without
-    any."""
-    if not chosen:
-        return wording.REASON_WORDING
-    quoted = [f"'{w}'" for w in chosen]
-    if len(quoted) == 1:
-        return wording.REASON_CHOSEN_ONE.format(words=quoted[0])
-    return wording.REASON_CHOSEN.format(words=f"{', '.join(quoted[:-1])}{wording.AND}{quoted[-1]}")
 
 
 def subject_kinds(kept: Iterable[str], keep: Keep) -> str:

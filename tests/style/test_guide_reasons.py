@@ -24,8 +24,6 @@ DIRECTION = re.compile(
             "subject itself",
             "in your own words",
             "in other words",
-            "choose others for them",
-            "choose another for it",
         ]
         + [re.escape(how) for _, how in reasons.connectives().values() if how]
     )
