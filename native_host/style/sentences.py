@@ -37,6 +37,10 @@ _FOOTNOTE = re.compile(r"(?:\[\d{1,3}\]|\*{1,3}|[¹²³⁴⁵⁶⁷⁸⁹⁰]{1,
 _LAST_TOKEN = re.compile(r"(\S+)$")
 _NEXT_WORD = re.compile(r"\s*(?:[\"'“‘(\[«]\s*)*([^\s\"'“‘(\[«]*)")
 _INITIAL = re.compile(r"^[A-Z]\.$")
+# a word the pronoun "I" ends a sentence after ("than I.", "as did I."), where an initial never stands
+_PRONOUN_I = re.compile(
+    r"\b(?:than|as|and|but|nor|or|so|did|do|am|was|have|had|not|me|too|could|would|should|will|can|shall|must)\s+$"
+)
 _LIST_NUMBER = re.compile(r"^(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 _CLOSERS = "\"'”’)]»"
 _NUMBER_BEFORE = re.compile(r"\d\s*$")  # a figure right before a unit ("24 lb.")
@@ -127,6 +131,8 @@ def _period_ends(token: str, start: int, text: str, mark: int, word: str) -> boo
     """Whether the "." closing `token` (its last character) ends the sentence before `word`."""
     never, number, may, openers, unit = _abbreviations()
     bare = token.lstrip("\"'“‘([«")
+    if bare == "I." and _PRONOUN_I.search(text, start, mark + 1 - len(token)):
+        return True  # "taller than I. The rest": the pronoun after a small lower-case word, no initial
     if bare.lower() in never or _INITIAL.match(bare):
         return False
     if bare.lower() in number and word[0].isdigit():

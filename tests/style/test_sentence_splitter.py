@@ -19,6 +19,13 @@ def cut(text: str) -> list[str]:
     ("text", "sentences"),
     [
         ("Growth was 0.0 percent a year. Prices rose.", ["Growth was 0.0 percent a year.", "Prices rose."]),
+        # the pronoun "I" ends a sentence after a small word; an initial does not (writer study run 11)
+        ("He was taller than I. The rest followed.", ["He was taller than I.", "The rest followed."]),
+        ("Neither did I. So we went.", ["Neither did I.", "So we went."]),
+        (
+            "A letter from Mr. A. I. Jones came. He wrote.",
+            ["A letter from Mr. A. I. Jones came.", "He wrote."],
+        ),
         (
             "Mr. Smith met Dr. Jones at 5 p.m. on Friday. They talked.",
             ["Mr. Smith met Dr. Jones at 5 p.m. on Friday.", "They talked."],
