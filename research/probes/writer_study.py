@@ -115,7 +115,9 @@ def _report(study: Path, chunk: dict[str, Any], text: str) -> dict[str, Any]:
     return guide(_meters(study)[chunk["author"]], text).to_json()
 
 
-def _share_words(share: float) -> str:  # as extension/composer/composer.js says it
+def _share_words(share: float, level: str) -> str:  # as extension/composer/composer.js shareWords says it
+    if level == "unlikely":  # the share is a part of the little that is left
+        return "gives little away" if share > 0 else "gives nothing away"
     if share >= 0.25:
         return "gives a lot away"
     if share >= 0.1:
@@ -151,7 +153,7 @@ def view(study: Path, chunk: dict[str, Any]) -> str:
     for n, s in enumerate(report["sentences"], 1):
         mark = " [changed]" if _changed(chunk, text, s["start"], s["end"]) else ""
         rank = f" [number {report['top'].index(n - 1) + 1} to reword]" if n - 1 in report["top"] else ""
-        share = f"{_share_words(s['share'])} ({round(s['share'] * 100)}%)"
+        share = f"{_share_words(s['share'], report['level'])} ({round(s['share'] * 100)}%)"
         lines.append(f"{n}.{mark}{rank} {share}: {text[s['start'] : s['end']]}")
         if s["enough"]:  # as the composer says it (extension/_locales/en: composerEnough)
             lines.append("     - Reworded, this sentence alone could take the meter to its lowest level")
