@@ -174,8 +174,7 @@ def standing(report: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def _says_unlikely(report: dict[str, Any]) -> bool:
     """Whether the meter may say "unlikely" of an identifiability report (linkability.says_unlikely)."""
-    mode = "profile" if report.get("mode") == "profile" else "typicality"
-    return linkability.says_unlikely(mode, report.get("rivals") or [])
+    return linkability.says_unlikely(str(report.get("mode")), report.get("rivals") or [])
 
 
 def unlikely_caveat(mode: str, level: str, held: bool = False) -> str:

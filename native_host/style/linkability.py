@@ -31,10 +31,10 @@ def shown(score: float) -> float:
 
 def says_unlikely(mode: str, rivals: Sequence[str]) -> bool:
     """Whether the meter may say "unlikely": in profile mode only where it holds samples of someone a
-    reader might suspect (rivals). Measured on 2,188 held-out texts (docs/results.md, "The meter's
+    reader might suspect (rivals). Measured on 2,548 held-out texts (docs/results.md, "The meter's
     calibration"): where a meter without rivals put a text below POSSIBLY, char 3-grams still named the
     writer 46% of the time (chance 20%), as often as at "possibly"; with the other candidates as rivals,
-    13% (with only two of four, 14%). Typicality's lowest words ("reads like many other writers") say
+    14% (with only two of four, 12%). Typicality's lowest words ("reads like many other writers") say
     nothing of the writer, so that mode keeps its three levels."""
     return mode != "profile" or len(rivals) > 0
 

@@ -65,13 +65,12 @@ def guide_alternatives(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     except alternatives.Cancelled as exc:
         raise Cancelled from exc
     ctx.check_cancelled()
+    says = linkability.says_unlikely(ident.mode, ident.rivals)  # one meter: one answer for every alternative
     return {
         "start": start,
         "end": end,
         "score": round(ident.score(text, sentences=False).score, 4),
-        "alternatives": [
-            alt.to_json(ident.mode, linkability.says_unlikely(ident.mode, ident.rivals)) for alt in found
-        ],
+        "alternatives": [alt.to_json(ident.mode, says) for alt in found],
         "reason": reason,
     }
 
