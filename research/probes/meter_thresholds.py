@@ -31,17 +31,27 @@ from native_host.eval.run import parse_corpus_spec, rival_texts, training_texts
 from native_host.style.identify import Identifiability
 
 READ = str  # what the attackers read of a text: as written, or with --masked what the writer keeps masked
-RIVALS = ""  # --rivals all|some: each author's meter also holds the other candidates' chunks as rivals
+RIVALS = (
+    ""  # --rivals all|some|none|wrong: what each author's meter holds as rivals ("": as each run was made)
+)
 SOME_RIVALS, SOME_CHUNKS = 2, 10  # --rivals some: the next 2 candidates only, 10 of their chunks each
 
 
-def _rivals(split, author: str) -> dict[str, list[str]] | None:
+def _mode(made_with_rivals: bool) -> str:
+    """The rivals each meter holds here: --rivals, else what the eval or study was run with."""
+    return RIVALS or ("all" if made_with_rivals else "none")
+
+
+def _rivals(split, author: str, mode: str, wrong: dict[str, list[str]]) -> dict[str, list[str]] | None:
     """What an author's meter holds as rivals: all the other candidates' training chunks (`all`, what the
-    attackers hold), or a writer who knows only some suspects and less of their writing (`some`)."""
-    if RIVALS in ("", "none"):
+    attackers hold), a writer who knows only some suspects and less of their writing (`some`), writers the
+    attackers do not hold (`wrong`), or none."""
+    if mode == "wrong":
+        return wrong
+    if mode == "none":
         return None
     every = rival_texts(split, author)
-    if RIVALS == "all":
+    if mode == "all":
         return every
     names = sorted(every)
     after = [n for n in names if n > author] + [n for n in names if n < author]
@@ -98,12 +108,13 @@ def from_eval(directory: Path) -> list[calibration.Placed]:
             "original": [r["identifiability_before"] for r in chunks],
             "rewritten": [r["identifiability_after"] for r in chunks],
         }
-        if RIVALS in ("all", "some") and not options.get("rivals"):  # scored again, holding the rivals
+        mode = _mode(bool(options.get("rivals")))
+        if mode in ("all", "some") and not options.get("rivals"):  # scored again, holding the rivals
             meters = {
                 a: Identifiability.from_texts(
                     training_texts(split, a),
                     exclude_corpora=(split.corpus,),
-                    rival_texts=_rivals(split, a),
+                    rival_texts=_rivals(split, a, mode, {}),
                 )
                 for a in split.authors
             }
@@ -112,12 +123,7 @@ def from_eval(directory: Path) -> list[calibration.Placed]:
                 kind: [meters[a].score(t, sentences=False).score for a, t in zip(authors, ts, strict=True)]
                 for kind, ts in texts.items()
             }
-        says = (
-            RIVALS in ("all", "some")
-            or (not RIVALS and bool(options.get("rivals")))
-            or not options["profile"]
-        )
-        placed += _place(split, texts, scores, says)
+        placed += _place(split, texts, scores, mode in ("all", "some") or not options["profile"])
     return placed
 
 
@@ -125,13 +131,15 @@ def originals(spec: str, chunks: int, train: int, held_out: str) -> list[calibra
     split = _split(spec, 3, chunks, train, held_out)
     surrogates = {
         a: Identifiability.from_texts(
-            training_texts(split, a), exclude_corpora=(split.corpus,), rival_texts=_rivals(split, a)
+            training_texts(split, a),
+            exclude_corpora=(split.corpus,),
+            rival_texts=_rivals(split, a, _mode(False), {}),
         )
         for a in split.authors
     }
     texts = [c.text for c in split.test]
     scores = [surrogates[c.author].score(c.text, sentences=False).score for c in split.test]
-    return _place(split, {"original": texts}, {"original": scores}, RIVALS in ("all", "some"))
+    return _place(split, {"original": texts}, {"original": scores}, _mode(False) in ("all", "some"))
 
 
 def _study_texts(chunk: dict) -> list[str]:
@@ -156,8 +164,9 @@ def from_study(path: Path, train: int) -> list[calibration.Placed]:
         train,
         held_out=held_out,
     )
+    mode = _mode(bool(state.get("rivals")))
     wrong: dict[str, list[str]] = {}
-    if RIVALS == "wrong":  # two writers of the same corpus the attackers do not hold: the wrong suspects
+    if mode == "wrong":  # two writers of the same corpus the attackers do not hold: the wrong suspects
         wider = split_corpus(
             find_corpus(state["corpus"], load_manifest()),
             len(state["authors"]) + 2,
@@ -170,13 +179,7 @@ def from_study(path: Path, train: int) -> list[calibration.Placed]:
         a: Identifiability.from_texts(
             training_texts(split, a),
             exclude_corpora=(split.corpus,),
-            rival_texts=wrong
-            if RIVALS == "wrong"
-            else _rivals(split, a)
-            if RIVALS
-            else rival_texts(split, a)
-            if state.get("rivals")
-            else None,
+            rival_texts=_rivals(split, a, mode, wrong),
         )
         for a in split.authors
     }
@@ -196,7 +199,7 @@ def from_study(path: Path, train: int) -> list[calibration.Placed]:
             scores[i],
             1 / len(split.authors),
             {k: named[k][i] == truth[i] for k in ATTACKERS},
-            RIVALS in ("all", "some", "wrong") or (not RIVALS and bool(state.get("rivals"))),
+            mode != "none",
         )
         for i in range(len(texts))
     ]
