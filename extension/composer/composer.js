@@ -187,8 +187,11 @@ function renderGuide() {
   const sentences = report.sentences ?? [];
   $("guided").hidden = sentences.length === 0;
   $("sentences").classList.remove("stale");
-  renderSentences(text, sentences, report.top ?? [], report.level);
-  renderTop(text, sentences, report.top ?? [], report.level);
+  // held at "possibly" below the lowest boundary (no one named): what is left is as little as at
+  // "unlikely", and a nearly empty meter beside "gives a lot away" reads as a contradiction
+  const shareLevel = report.needs_suspects ? "unlikely" : report.level;
+  renderSentences(text, sentences, report.top ?? [], shareLevel);
+  renderTop(text, sentences, report.top ?? [], shareLevel);
   renderChangeEffect(text, report);
 }
 
